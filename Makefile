@@ -1,0 +1,35 @@
+# Quick start: `make run` opens a new game; `make test` runs the whole suite headless.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	@mkdir -p games
+	$(BIN)/tabletop new proto --seats 3 --notes "make run" -o games/game-$$(date +%Y%m%d-%H%M%S).jsonl --inspect
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check tabletop rules_assist tests
+	$(BIN)/ruff format --check tabletop rules_assist tests
+
+format: $(STAMP)
+	$(BIN)/ruff format tabletop rules_assist tests
+	$(BIN)/ruff check --fix tabletop rules_assist tests
+
+bench: $(STAMP)
+	$(BIN)/tabletop bench --json
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -1,0 +1,71 @@
+"""The Qt-free table: pieces, places, commands, the submit pipeline, undo and chance."""
+
+from . import actions
+from .commands import (
+    AddPiece,
+    AddPlace,
+    Command,
+    Compound,
+    Flip,
+    Move,
+    Note,
+    Peek,
+    RemovePiece,
+    RemovePlace,
+    Roll,
+    Rotate,
+    SetCounter,
+    SetOwner,
+    SetProperty,
+    Shuffle,
+    Where,
+    command_from_dict,
+)
+from .errors import CommandError, FormatError, Refused, TableError
+from .findings import Finding, Mode, Policy, Severity
+from .pieces import Piece
+from .places import KINDS as PLACE_KINDS
+from .places import Place
+from .randomness import Randomizer
+from .state import Seat, TableState
+from .table import Change, Entry, Table, compound
+
+__all__ = [
+    "PLACE_KINDS",
+    "AddPiece",
+    "AddPlace",
+    "Change",
+    "Command",
+    "CommandError",
+    "Compound",
+    "Entry",
+    "Finding",
+    "Flip",
+    "FormatError",
+    "Mode",
+    "Move",
+    "Note",
+    "Peek",
+    "Piece",
+    "Place",
+    "Policy",
+    "Randomizer",
+    "Refused",
+    "RemovePiece",
+    "RemovePlace",
+    "Roll",
+    "Rotate",
+    "Seat",
+    "SetCounter",
+    "SetOwner",
+    "SetProperty",
+    "Severity",
+    "Shuffle",
+    "Table",
+    "TableError",
+    "TableState",
+    "Where",
+    "actions",
+    "command_from_dict",
+    "compound",
+]

@@ -1,0 +1,830 @@
+"""Commands: the only way the table changes.
+
+A command is a frozen record of what it changes, old and new, so that its
+inverse is exact and replaying it never needs to recompute anything (a roll
+stores its faces, a shuffle its order). ``apply`` first checks that the table
+is what the command expects and raises CommandError otherwise, leaving the
+table untouched; then it changes the table.
+
+Commands are built against a state by the helpers in actions.py, which fill in
+the old values; they serialize to plain JSON objects with an ``op`` field.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from .errors import CommandError, FormatError
+from .pieces import Piece
+from .places import SPOTTED_KINDS, Place
+from .state import TableState
+
+
+class Where(NamedTuple):
+    """A position: a place, an index in its list, and a spot or x, y where the place has them."""
+
+    place: str
+    index: int
+    spot: str | None = None
+    x: float | None = None
+    y: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"place": self.place, "index": self.index}
+        if self.spot is not None:
+            d["spot"] = self.spot
+        if self.x is not None:
+            d["x"] = self.x
+            d["y"] = self.y
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any, what: str) -> Where:
+        if not isinstance(d, dict):
+            raise FormatError(f"{what} must be an object with 'place' and 'index'")
+        place, index = d.get("place"), d.get("index")
+        if not isinstance(place, str) or not isinstance(index, int) or isinstance(index, bool):
+            raise FormatError(f"{what} needs a text 'place' and a whole-number 'index'")
+        spot, x, y = d.get("spot"), d.get("x"), d.get("y")
+        if spot is not None and not isinstance(spot, str):
+            raise FormatError(f"{what}: 'spot' must be text")
+        for v in (x, y):
+            if v is not None and (not isinstance(v, int | float) or isinstance(v, bool)):
+                raise FormatError(f"{what}: 'x' and 'y' must be numbers")
+        if (x is None) != (y is None):
+            raise FormatError(f"{what}: 'x' and 'y' go together")
+        return cls(place, index, spot, x, y)
+
+    def describe(self) -> str:
+        if self.spot is not None:
+            return f"{self.place}/{self.spot}"
+        if self.x is not None:
+            return f"{self.place} at ({self.x:g}, {self.y:g})"
+        return self.place
+
+
+class Touched:
+    """What a command changed: the ids a view redraws."""
+
+    __slots__ = ("pieces", "places", "counters")
+
+    def __init__(self) -> None:
+        self.pieces: set[str] = set()
+        self.places: set[str] = set()
+        self.counters: set[str] = set()
+
+
+_REGISTRY: dict[str, type[Command]] = {}
+
+
+def _text(d: dict[str, Any], key: str, op: str, optional: bool = False) -> Any:
+    value = d.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise FormatError(f"command '{op}': field '{key}' must be text")
+    return value
+
+
+def _field(d: dict[str, Any], key: str, op: str) -> Any:
+    if key not in d:
+        raise FormatError(f"command '{op}': missing field '{key}'")
+    return d[key]
+
+
+class Command(ABC):
+    """Base of all commands."""
+
+    __slots__ = ()
+    op: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.op:
+            _REGISTRY[cls.op] = cls
+
+    @abstractmethod
+    def apply(self, state: TableState) -> None:
+        """Check that the table is as expected, then change it."""
+
+    @abstractmethod
+    def inverse(self) -> Command:
+        """The command that exactly undoes this one."""
+
+    def touch(self, touched: Touched) -> None:  # noqa: B027 - commands that change nothing keep it
+        """Add what this command changes to ``touched``."""
+
+    def body(self) -> dict[str, Any]:
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"op": self.op}
+        d.update(self.body())
+        return d
+
+    @classmethod
+    @abstractmethod
+    def parse(cls, d: dict[str, Any]) -> Command:
+        """Rebuild the command from its JSON object (``op`` already matched)."""
+
+    def describe(self) -> str:
+        return self.op
+
+    @property
+    def random(self) -> bool:
+        """Whether the command carries a random outcome (a roll, a shuffle)."""
+        return False
+
+
+def command_from_dict(d: Any) -> Command:
+    """Rebuild a command from its JSON object, naming what is wrong if it cannot."""
+    if not isinstance(d, dict):
+        raise FormatError("a command must be a JSON object")
+    op = d.get("op")
+    cls = _REGISTRY.get(op) if isinstance(op, str) else None
+    if cls is None:
+        raise FormatError(f"unknown command {op!r}")
+    try:
+        return cls.parse(d)
+    except FormatError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise FormatError(f"command '{op}' is malformed: {exc}") from None
+
+
+def _piece(state: TableState, pid: str) -> Piece:
+    piece = state.pieces.get(pid)
+    if piece is None:
+        raise CommandError(f"there is no piece {pid!r} on the table")
+    return piece
+
+
+def _place(state: TableState, place_id: str) -> Place:
+    place = state.places.get(place_id)
+    if place is None:
+        raise CommandError(f"there is no place {place_id!r} on the table")
+    return place
+
+
+def _check_target(state: TableState, pid: str | None, where: Where, moving_within: bool) -> Place:
+    """Check that a piece may be put at ``where``; return the place."""
+    place = _place(state, where.place)
+    if not place.has_spot(where.spot):
+        if where.spot is None:
+            raise CommandError(f"{place.id!r} is a {place.kind} place: say which spot")
+        raise CommandError(f"{place.id!r} has no spot {where.spot!r}")
+    if where.x is not None and place.kind != "area":
+        raise CommandError(f"{place.id!r} is a {place.kind}, not a free area: it takes no x, y")
+    size = len(place.contents) - (1 if moving_within else 0)
+    if not 0 <= where.index <= size:
+        raise CommandError(f"position {where.index} is outside {place.id!r} (0 to {size})")
+    if place.capacity is not None:
+        if place.kind in SPOTTED_KINDS:
+            held = sum(
+                1
+                for other in place.contents
+                if other != pid and state.pieces[other].spot == where.spot
+            )
+            where_text = f"{place.id}/{where.spot}"
+        else:
+            held = size
+            where_text = place.id
+        if held >= place.capacity:
+            raise CommandError(f"{where_text} is full (it holds {place.capacity})")
+    if pid is not None and place.parent is not None and pid in state.ancestors(place.id):
+        raise CommandError(f"{pid!r} cannot be put onto itself or onto what it carries")
+    return place
+
+
+def _check_at(state: TableState, pid: str, where: Where) -> Piece:
+    piece = _piece(state, pid)
+    if (
+        piece.place != where.place
+        or piece.spot != where.spot
+        or piece.x != where.x
+        or piece.y != where.y
+    ):
+        raise CommandError(f"{pid!r} is not at {where.describe()} (it is in {piece.place!r})")
+    contents = state.places[where.place].contents
+    if not 0 <= where.index < len(contents) or contents[where.index] != pid:
+        raise CommandError(f"{pid!r} is not at position {where.index} of {where.place!r}")
+    return piece
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    """Take a piece from one position and put it at another."""
+
+    piece: str
+    src: Where
+    dst: Where
+    op: ClassVar[str] = "move"
+
+    def apply(self, state: TableState) -> None:
+        piece = _check_at(state, self.piece, self.src)
+        dst = self.dst
+        _check_target(state, self.piece, dst, dst.place == self.src.place)
+        del state.places[self.src.place].contents[self.src.index]
+        state.places[dst.place].contents.insert(dst.index, self.piece)
+        piece.place, piece.spot, piece.x, piece.y = dst.place, dst.spot, dst.x, dst.y
+
+    def inverse(self) -> Command:
+        return Move(self.piece, self.dst, self.src)
+
+    def touch(self, touched: Touched) -> None:
+        touched.pieces.add(self.piece)
+        touched.places.add(self.src.place)
+        touched.places.add(self.dst.place)
+
+    def body(self) -> dict[str, Any]:
+        return {"piece": self.piece, "from": self.src.to_dict(), "to": self.dst.to_dict()}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Move:
+        return cls(
+            _text(d, "piece", cls.op),
+            Where.from_dict(_field(d, "from", cls.op), "command 'move': 'from'"),
+            Where.from_dict(_field(d, "to", cls.op), "command 'move': 'to'"),
+        )
+
+    def describe(self) -> str:
+        if self.src.place == self.dst.place and self.src.spot == self.dst.spot:
+            return f"moved {self.piece} within {self.dst.describe()}"
+        return f"moved {self.piece} from {self.src.describe()} to {self.dst.describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class AddPiece(Command):
+    """Put a new piece on the table."""
+
+    piece: dict[str, Any]
+    at: Where
+    op: ClassVar[str] = "add"
+
+    def apply(self, state: TableState) -> None:
+        pid = self.piece["id"]
+        if pid in state.pieces:
+            raise CommandError(f"there is already a piece {pid!r}")
+        _check_target(state, None, self.at, False)
+        new = Piece.from_record(self.piece)
+        new.place, new.spot, new.x, new.y = self.at.place, self.at.spot, self.at.x, self.at.y
+        state.pieces[pid] = new
+        state.places[self.at.place].contents.insert(self.at.index, pid)
+
+    def inverse(self) -> Command:
+        return RemovePiece(self.piece, self.at)
+
+    def touch(self, touched: Touched) -> None:
+        touched.pieces.add(self.piece["id"])
+        touched.places.add(self.at.place)
+
+    def body(self) -> dict[str, Any]:
+        return {"piece": self.piece, "at": self.at.to_dict()}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> AddPiece:
+        record = _field(d, "piece", cls.op)
+        if (
+            not isinstance(record, dict)
+            or not isinstance(record.get("id"), str)
+            or not isinstance(record.get("kind"), str)
+        ):
+            raise FormatError(f"command '{cls.op}': 'piece' needs a text 'id' and 'kind'")
+        return cls(record, Where.from_dict(_field(d, "at", cls.op), f"command '{cls.op}': 'at'"))
+
+    def describe(self) -> str:
+        return f"added {self.piece['kind']} {self.piece['id']} to {self.at.describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePiece(Command):
+    """Take a piece off the table for good (deletion, not a discard)."""
+
+    piece: dict[str, Any]
+    at: Where
+    op: ClassVar[str] = "remove"
+
+    def apply(self, state: TableState) -> None:
+        pid = self.piece["id"]
+        current = _check_at(state, pid, self.at)
+        if current.record() != self.piece:
+            raise CommandError(f"{pid!r} has changed since this removal was made")
+        if state.regions_of(pid) is not None:
+            raise CommandError(f"{pid!r} carries regions: remove them first")
+        del state.places[self.at.place].contents[self.at.index]
+        del state.pieces[pid]
+
+    def inverse(self) -> Command:
+        return AddPiece(self.piece, self.at)
+
+    def touch(self, touched: Touched) -> None:
+        touched.pieces.add(self.piece["id"])
+        touched.places.add(self.at.place)
+
+    body = AddPiece.body
+    parse = AddPiece.__dict__["parse"]
+
+    def describe(self) -> str:
+        return f"removed {self.piece['kind']} {self.piece['id']} from {self.at.describe()}"
+
+
+@dataclass(frozen=True, slots=True)
+class AddPlace(Command):
+    """Open a new place on the table (a tableau, a board, the regions of a card)."""
+
+    spec: dict[str, Any]
+    op: ClassVar[str] = "add_place"
+
+    def apply(self, state: TableState) -> None:
+        pid = self.spec.get("id")
+        if pid in state.places:
+            raise CommandError(f"there is already a place {pid!r}")
+        try:
+            place = Place.from_spec(self.spec)
+        except FormatError as exc:
+            raise CommandError(str(exc)) from None
+        if place.parent is not None:
+            _piece(state, place.parent)
+            if place.id != place.parent:
+                raise CommandError(f"the regions of {place.parent!r} must share its id")
+        elif pid in state.pieces:
+            raise CommandError(f"{pid!r} is already the id of a piece")
+        state.places[place.id] = place
+
+    def inverse(self) -> Command:
+        return RemovePlace(self.spec)
+
+    def touch(self, touched: Touched) -> None:
+        touched.places.add(self.spec["id"])
+
+    def body(self) -> dict[str, Any]:
+        return {"place": self.spec}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> AddPlace:
+        spec = _field(d, "place", cls.op)
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
+            raise FormatError(f"command '{cls.op}': 'place' needs a text 'id'")
+        return cls(spec)
+
+    def describe(self) -> str:
+        return f"opened {self.spec.get('kind')} {self.spec['id']}"
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePlace(Command):
+    """Close an empty place."""
+
+    spec: dict[str, Any]
+    op: ClassVar[str] = "remove_place"
+
+    def apply(self, state: TableState) -> None:
+        place = _place(state, self.spec["id"])
+        if place.contents:
+            raise CommandError(f"{place.id!r} is not empty")
+        if place.spec() != Place.from_spec(self.spec).spec():
+            raise CommandError(f"{place.id!r} has changed since this was made")
+        del state.places[place.id]
+
+    def inverse(self) -> Command:
+        return AddPlace(self.spec)
+
+    touch = AddPlace.touch
+    body = AddPlace.body
+    parse = AddPlace.__dict__["parse"]
+
+    def describe(self) -> str:
+        return f"closed {self.spec.get('kind')} {self.spec['id']}"
+
+
+def _check_old(state: TableState, pid: str, attr: str, old: Any) -> Piece:
+    piece = _piece(state, pid)
+    if getattr(piece, attr) != old:
+        raise CommandError(f"{pid!r} has {attr} {getattr(piece, attr)!r}, not {old!r}")
+    return piece
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(Command):
+    """Turn a piece face up or face down."""
+
+    piece: str
+    old: bool
+    new: bool
+    op: ClassVar[str] = "flip"
+
+    def apply(self, state: TableState) -> None:
+        _check_old(state, self.piece, "face_up", self.old).face_up = self.new
+
+    def inverse(self) -> Command:
+        return Flip(self.piece, self.new, self.old)
+
+    def touch(self, touched: Touched) -> None:
+        touched.pieces.add(self.piece)
+
+    def body(self) -> dict[str, Any]:
+        return {"piece": self.piece, "old": self.old, "new": self.new}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Flip:
+        old, new = _field(d, "old", cls.op), _field(d, "new", cls.op)
+        if not isinstance(old, bool) or not isinstance(new, bool):
+            raise FormatError("command 'flip': 'old' and 'new' must be true or false")
+        return cls(_text(d, "piece", cls.op), old, new)
+
+    def describe(self) -> str:
+        return f"turned {self.piece} face {'up' if self.new else 'down'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rotate(Command):
+    """Turn a piece in steps of 90 degrees (0 to 3)."""
+
+    piece: str
+    old: int
+    new: int
+    op: ClassVar[str] = "rotate"
+
+    def apply(self, state: TableState) -> None:
+        if self.new not in (0, 1, 2, 3):
+            raise CommandError(f"rotation must be 0 to 3 quarter turns, not {self.new!r}")
+        _check_old(state, self.piece, "rotation", self.old).rotation = self.new
+
+    def inverse(self) -> Command:
+        return Rotate(self.piece, self.new, self.old)
+
+    touch = Flip.touch
+    body = Flip.body
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Rotate:
+        old, new = _field(d, "old", cls.op), _field(d, "new", cls.op)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (old, new)):
+            raise FormatError("command 'rotate': 'old' and 'new' must be whole numbers")
+        return cls(_text(d, "piece", cls.op), old, new)
+
+    def describe(self) -> str:
+        return f"rotated {self.piece} to {self.new * 90}°"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Command):
+    """Roll dice: the faces they show afterwards are part of the command."""
+
+    pieces: tuple[str, ...]
+    old: tuple[Any, ...]
+    new: tuple[Any, ...]
+    forced: tuple[bool, ...] = ()
+    op: ClassVar[str] = "roll"
+
+    def apply(self, state: TableState) -> None:
+        if not (len(self.pieces) == len(self.old) == len(self.new)):
+            raise CommandError("a roll needs one old and one new face per die")
+        dice = [_piece(state, pid) for pid in self.pieces]
+        for die, old, new in zip(dice, self.old, self.new, strict=True):
+            if die.value != old:
+                raise CommandError(f"{die.id!r} shows {die.value!r}, not {old!r}")
+            faces = die.props.get("faces")
+            if faces is not None and new not in faces:
+                raise CommandError(f"{die.id!r} has no face {new!r}")
+        for die, new in zip(dice, self.new, strict=True):
+            die.value = new
+
+    def inverse(self) -> Command:
+        return Roll(self.pieces, self.new, self.old, self.forced)
+
+    def touch(self, touched: Touched) -> None:
+        touched.pieces.update(self.pieces)
+
+    def body(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "pieces": list(self.pieces),
+            "old": list(self.old),
+            "new": list(self.new),
+        }
+        if any(self.forced):
+            d["forced"] = list(self.forced)
+        return d
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Roll:
+        lists = [_field(d, k, cls.op) for k in ("pieces", "old", "new")]
+        if not all(isinstance(v, list) for v in lists):
+            raise FormatError("command 'roll': 'pieces', 'old' and 'new' must be lists")
+        forced = d.get("forced", [])
+        if not isinstance(forced, list) or not all(isinstance(f, bool) for f in forced):
+            raise FormatError("command 'roll': 'forced' must be a list of true/false")
+        return cls(tuple(lists[0]), tuple(lists[1]), tuple(lists[2]), tuple(forced))
+
+    @property
+    def random(self) -> bool:
+        return True
+
+    def describe(self) -> str:
+        faces = ", ".join(
+            f"{pid}={new}{' (forced)' if i < len(self.forced) and self.forced[i] else ''}"
+            for i, (pid, new) in enumerate(zip(self.pieces, self.new, strict=True))
+        )
+        return f"rolled {faces}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Command):
+    """Put a place's contents into a new order, recorded in full."""
+
+    place: str
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    forced: bool = False
+    op: ClassVar[str] = "shuffle"
+
+    def apply(self, state: TableState) -> None:
+        place = _place(state, self.place)
+        if tuple(place.contents) != self.old:
+            raise CommandError(f"{self.place!r} is not in the order this shuffle expects")
+        if sorted(self.new) != sorted(self.old):
+            raise CommandError("a shuffle must keep the same pieces")
+        place.contents[:] = self.new
+
+    def inverse(self) -> Command:
+        return Shuffle(self.place, self.new, self.old, self.forced)
+
+    def touch(self, touched: Touched) -> None:
+        touched.places.add(self.place)
+        touched.pieces.update(self.new)
+
+    def body(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"place": self.place, "old": list(self.old), "new": list(self.new)}
+        if self.forced:
+            d["forced"] = True
+        return d
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Shuffle:
+        old, new = _field(d, "old", cls.op), _field(d, "new", cls.op)
+        if not isinstance(old, list) or not isinstance(new, list):
+            raise FormatError("command 'shuffle': 'old' and 'new' must be lists")
+        return cls(_text(d, "place", cls.op), tuple(old), tuple(new), bool(d.get("forced", False)))
+
+    @property
+    def random(self) -> bool:
+        return True
+
+    def describe(self) -> str:
+        return f"shuffled {self.place} ({len(self.new)} pieces){' (forced order)' if self.forced else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class SetProperty(Command):
+    """Set a free property of a piece (or, with ``on_place``, of a place). None means unset."""
+
+    target: str
+    key: str
+    old: Any
+    new: Any
+    on_place: bool = False
+    op: ClassVar[str] = "set"
+
+    def apply(self, state: TableState) -> None:
+        owner = _place(state, self.target) if self.on_place else _piece(state, self.target)
+        if owner.props.get(self.key) != self.old:
+            raise CommandError(
+                f"{self.target!r}.{self.key} is {owner.props.get(self.key)!r}, not {self.old!r}"
+            )
+        if self.new is None:
+            owner.props.pop(self.key, None)
+        else:
+            owner.props[self.key] = self.new
+
+    def inverse(self) -> Command:
+        return SetProperty(self.target, self.key, self.new, self.old, self.on_place)
+
+    def touch(self, touched: Touched) -> None:
+        (touched.places if self.on_place else touched.pieces).add(self.target)
+
+    def body(self) -> dict[str, Any]:
+        d = {"target": self.target, "key": self.key, "old": self.old, "new": self.new}
+        if self.on_place:
+            d["on_place"] = True
+        return d
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> SetProperty:
+        return cls(
+            _text(d, "target", cls.op),
+            _text(d, "key", cls.op),
+            d.get("old"),
+            d.get("new"),
+            bool(d.get("on_place", False)),
+        )
+
+    def describe(self) -> str:
+        return f"set {self.target}.{self.key} to {self.new!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class SetOwner(Command):
+    """Give a piece to a seat (or to nobody)."""
+
+    piece: str
+    old: str | None
+    new: str | None
+    op: ClassVar[str] = "owner"
+
+    def apply(self, state: TableState) -> None:
+        _check_old(state, self.piece, "owner", self.old).owner = self.new
+
+    def inverse(self) -> Command:
+        return SetOwner(self.piece, self.new, self.old)
+
+    touch = Flip.touch
+    body = Flip.body
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> SetOwner:
+        return cls(
+            _text(d, "piece", cls.op), _text(d, "old", cls.op, True), _text(d, "new", cls.op, True)
+        )
+
+    def describe(self) -> str:
+        return f"gave {self.piece} to {self.new or 'nobody'}"
+
+
+@dataclass(frozen=True, slots=True)
+class SetCounter(Command):
+    """Set a named table value (a turn counter, the phase). None means unset."""
+
+    name: str
+    old: Any
+    new: Any
+    op: ClassVar[str] = "counter"
+
+    def apply(self, state: TableState) -> None:
+        if state.counters.get(self.name) != self.old:
+            raise CommandError(
+                f"{self.name} is {state.counters.get(self.name)!r}, not {self.old!r}"
+            )
+        if self.new is None:
+            state.counters.pop(self.name, None)
+        else:
+            state.counters[self.name] = self.new
+
+    def inverse(self) -> Command:
+        return SetCounter(self.name, self.new, self.old)
+
+    def touch(self, touched: Touched) -> None:
+        touched.counters.add(self.name)
+
+    def body(self) -> dict[str, Any]:
+        return {"name": self.name, "old": self.old, "new": self.new}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> SetCounter:
+        return cls(_text(d, "name", cls.op), d.get("old"), d.get("new"))
+
+    def describe(self) -> str:
+        return f"set {self.name} to {self.new!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Peek(Command):
+    """A seat looks at pieces without changing anything; logged so everyone knows it happened."""
+
+    seat: str
+    place: str
+    pieces: tuple[str, ...]
+    op: ClassVar[str] = "peek"
+
+    def apply(self, state: TableState) -> None:
+        place = _place(state, self.place)
+        for pid in self.pieces:
+            if pid not in state.pieces or state.pieces[pid].place != place.id:
+                raise CommandError(f"{pid!r} is not in {self.place!r}")
+
+    def inverse(self) -> Command:
+        return self
+
+    def body(self) -> dict[str, Any]:
+        return {"seat": self.seat, "place": self.place, "pieces": list(self.pieces)}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Peek:
+        pieces = _field(d, "pieces", cls.op)
+        if not isinstance(pieces, list):
+            raise FormatError("command 'peek': 'pieces' must be a list")
+        return cls(_text(d, "seat", cls.op), _text(d, "place", cls.op), tuple(pieces))
+
+    def describe(self) -> str:
+        return f"{self.seat} looked at {len(self.pieces)} piece(s) in {self.place}"
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Command):
+    """A line of text in the log (a ruling, a remark); changes nothing."""
+
+    text: str
+    op: ClassVar[str] = "note"
+
+    def apply(self, state: TableState) -> None:
+        return None
+
+    def inverse(self) -> Command:
+        return self
+
+    def body(self) -> dict[str, Any]:
+        return {"text": self.text}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Note:
+        return cls(_text(d, "text", cls.op))
+
+    def describe(self) -> str:
+        return f"noted: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Compound(Command):
+    """Several commands applied as one: one log line, one undo step."""
+
+    label: str
+    commands: tuple[Command, ...]
+    procedure: str | None = None
+    op: ClassVar[str] = "compound"
+
+    def apply(self, state: TableState) -> None:
+        done: list[Command] = []
+        try:
+            for command in self.commands:
+                command.apply(state)
+                done.append(command)
+        except CommandError as exc:
+            for command in reversed(done):
+                command.inverse().apply(state)
+            raise CommandError(f"{self.label}: step {len(done) + 1}: {exc}") from None
+
+    def inverse(self) -> Command:
+        return Compound(
+            self.label, tuple(c.inverse() for c in reversed(self.commands)), self.procedure
+        )
+
+    def touch(self, touched: Touched) -> None:
+        for command in self.commands:
+            command.touch(touched)
+
+    def body(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"label": self.label, "commands": [c.to_dict() for c in self.commands]}
+        if self.procedure:
+            d["procedure"] = self.procedure
+        return d
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> Compound:
+        commands = _field(d, "commands", cls.op)
+        if not isinstance(commands, list):
+            raise FormatError("command 'compound': 'commands' must be a list")
+        return cls(
+            _text(d, "label", cls.op),
+            tuple(command_from_dict(c) for c in commands),
+            _text(d, "procedure", cls.op, True),
+        )
+
+    @property
+    def random(self) -> bool:
+        return any(c.random for c in self.commands)
+
+    def describe(self) -> str:
+        rolls = [c.describe() for c in self.commands if isinstance(c, Roll)]
+        extra = f" [{'; '.join(rolls)}]" if rolls else ""
+        return f"{self.label} ({len(self.commands)} steps){extra}"
+
+
+def touched_by(command: Command) -> Touched:
+    touched = Touched()
+    command.touch(touched)
+    return touched
+
+
+__all__ = [
+    "AddPiece",
+    "AddPlace",
+    "Command",
+    "Compound",
+    "Flip",
+    "Move",
+    "Note",
+    "Peek",
+    "RemovePiece",
+    "RemovePlace",
+    "Roll",
+    "Rotate",
+    "SetCounter",
+    "SetOwner",
+    "SetProperty",
+    "Shuffle",
+    "Touched",
+    "Where",
+    "command_from_dict",
+    "touched_by",
+]

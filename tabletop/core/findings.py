@@ -1,0 +1,89 @@
+"""Findings of a rules checker, and the enforcement policy around submit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .errors import FormatError
+
+
+class Severity(StrEnum):
+    ERROR = "error"  # the move breaks a rule
+    WARNING = "warning"  # legal, but probably not meant (a wasted action)
+    INFO = "info"  # a reminder
+
+
+class Mode(StrEnum):
+    OFF = "off"  # no checking at all
+    ADVISORY = "advisory"  # the move stands; findings are attached to it
+    STRICT = "strict"  # a move with an error finding is refused unless forced with a reason
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a checker says of a command: the rule, how bad, a plain sentence, the pieces."""
+
+    rule: str
+    message: str
+    severity: Severity = Severity.ERROR
+    pieces: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+        if self.pieces:
+            d["pieces"] = list(self.pieces)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Finding:
+        if (
+            not isinstance(d, dict)
+            or not isinstance(d.get("rule"), str)
+            or not isinstance(d.get("message"), str)
+        ):
+            raise FormatError("a finding needs a text 'rule' and 'message'")
+        try:
+            severity = Severity(d.get("severity", "error"))
+        except ValueError:
+            raise FormatError(f"unknown finding severity {d.get('severity')!r}") from None
+        return cls(d["rule"], d["message"], severity, tuple(d.get("pieces", ())))
+
+    def describe(self) -> str:
+        return f"{self.rule} ({self.severity.value}): {self.message}"
+
+
+@dataclass
+class Policy:
+    """How findings are enforced: one mode for all rules, with per-rule exceptions (house rules)."""
+
+    mode: Mode = Mode.ADVISORY
+    per_rule: dict[str, Mode] = field(default_factory=dict)
+
+    def mode_for(self, rule: str) -> Mode:
+        """The mode for a rule; a rule 'E1' also follows a setting for its section 'E'."""
+        if rule in self.per_rule:
+            return self.per_rule[rule]
+        section = rule.rstrip("0123456789.")
+        return self.per_rule.get(section, self.mode) if section != rule else self.mode
+
+    @property
+    def checking(self) -> bool:
+        return self.mode is not Mode.OFF or any(m is not Mode.OFF for m in self.per_rule.values())
+
+    def kept(self, findings: list[Finding]) -> list[Finding]:
+        """The findings whose rule is not switched off."""
+        return [f for f in findings if self.mode_for(f.rule) is not Mode.OFF]
+
+    def blocking(self, findings: list[Finding]) -> list[Finding]:
+        """The findings that refuse a move: errors under a strict rule."""
+        return [
+            f
+            for f in findings
+            if f.severity is Severity.ERROR and self.mode_for(f.rule) is Mode.STRICT
+        ]

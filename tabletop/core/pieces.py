@@ -1,0 +1,96 @@
+"""Pieces: everything that lies on the table and can be picked up.
+
+A piece has a stable string id and a kind named by the module ("card", "cube",
+"die", ...). What a piece *is* (a card's data row, a die's faces) lives in its
+free properties; where it lies is its place, an optional spot inside that place
+(a slot name, a board space, a region of a card) and, in free areas, x and y.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PIECE_FIELDS = ("id", "kind", "owner", "place", "spot", "x", "y", "face_up", "rotation", "value")
+
+
+class Piece:
+    """One piece on the table. Mutated only by commands."""
+
+    __slots__ = (*PIECE_FIELDS, "props")
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        *,
+        owner: str | None = None,
+        place: str | None = None,
+        spot: str | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        face_up: bool = True,
+        rotation: int = 0,
+        value: Any = None,
+        props: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.owner = owner
+        self.place = place
+        self.spot = spot
+        self.x = x
+        self.y = y
+        self.face_up = face_up
+        self.rotation = rotation % 4
+        self.value = value
+        self.props = dict(props) if props else {}
+
+    @property
+    def faces(self) -> list[Any] | None:
+        """A die's faces, when the piece is a die."""
+        faces = self.props.get("faces")
+        return list(faces) if faces is not None else None
+
+    def record(self) -> dict[str, Any]:
+        """The piece's identity and looks, without where it lies (that belongs to moves)."""
+        d: dict[str, Any] = {"id": self.id, "kind": self.kind}
+        if self.owner is not None:
+            d["owner"] = self.owner
+        if not self.face_up:
+            d["face_up"] = False
+        if self.rotation:
+            d["rotation"] = self.rotation
+        if self.value is not None:
+            d["value"] = self.value
+        if self.props:
+            d["props"] = self.props
+        return d
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.record()
+        d["place"] = self.place
+        if self.spot is not None:
+            d["spot"] = self.spot
+        if self.x is not None:
+            d["x"] = self.x
+            d["y"] = self.y
+        return d
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> Piece:
+        return cls(
+            d["id"],
+            d["kind"],
+            owner=d.get("owner"),
+            place=d.get("place"),
+            spot=d.get("spot"),
+            x=d.get("x"),
+            y=d.get("y"),
+            face_up=d.get("face_up", True),
+            rotation=d.get("rotation", 0),
+            value=d.get("value"),
+            props=d.get("props"),
+        )
+
+    def __repr__(self) -> str:
+        return f"Piece({self.id!r}, {self.kind!r}, place={self.place!r})"

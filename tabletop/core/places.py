@@ -1,0 +1,167 @@
+"""Places: where pieces lie.
+
+Every place is a container with an ordered list of piece ids. Its kind says what
+that order and the spots mean:
+
+========  =========================================================  ========
+kind      what it is                                                 spots
+========  =========================================================  ========
+area      a free part of the table; pieces keep an x, y              none
+slots     named snap slots (a card display, a track)                 slot names
+row       an ordered line of positions (a row of biome cards)        none
+stack     an ordered pile, the last id on top                        none
+deck      a stack of cards that is shuffled, drawn and dealt         none
+hand      cards private to the place's owner                         none
+bowl      an unordered bin (a supply, a deadpile, a bowl)            none
+board     the spaces of a board graph (hex grid, islands)            spaces
+regions   named regions on a piece (ranks of an elder card); a       regions
+          regions place is carried by its parent piece, so what
+          lies in it moves along with the piece
+========  =========================================================  ========
+
+``capacity`` bounds how many pieces may lie in each spot (for kinds with spots)
+or in the whole place (for the others); None means no bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from .boards import build_graph
+from .errors import FormatError
+
+KINDS = ("area", "slots", "row", "stack", "deck", "hand", "bowl", "board", "regions")
+ORDERED_KINDS = frozenset({"row", "stack", "deck", "hand"})
+SPOTTED_KINDS = frozenset({"slots", "board", "regions"})
+PRIVATE_KINDS = frozenset({"hand"})
+
+
+class Place:
+    """A place on the table and the ids of what lies in it (bottom or first, first)."""
+
+    __slots__ = (
+        "id",
+        "kind",
+        "label",
+        "owner",
+        "capacity",
+        "spots",
+        "board",
+        "parent",
+        "layout",
+        "props",
+        "contents",
+        "_graph",
+        "_spot_set",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        *,
+        label: str | None = None,
+        owner: str | None = None,
+        capacity: int | None = None,
+        spots: list[str] | tuple[str, ...] | None = None,
+        board: dict[str, Any] | None = None,
+        parent: str | None = None,
+        layout: dict[str, Any] | None = None,
+        props: dict[str, Any] | None = None,
+        contents: list[str] | None = None,
+    ) -> None:
+        if kind not in KINDS:
+            raise FormatError(f"place {id!r}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        if capacity is not None and (not isinstance(capacity, int) or capacity < 0):
+            raise FormatError(f"place {id!r}: capacity must be a whole number, not {capacity!r}")
+        self.id = id
+        self.kind = kind
+        self.label = label
+        self.owner = owner
+        self.capacity = capacity
+        self.board = board
+        self.parent = parent
+        self.layout = dict(layout) if layout else {}
+        self.props = dict(props) if props else {}
+        self.contents: list[str] = list(contents) if contents else []
+        self._graph: nx.Graph | None = None
+        if kind == "board":
+            if not isinstance(board, dict):
+                raise FormatError(f"place {id!r}: a board needs a 'board' spec")
+            self._graph = build_graph(board)
+            spots = list(self._graph.nodes)
+        elif kind in ("slots", "regions"):
+            if not spots:
+                raise FormatError(f"place {id!r}: a {kind} place needs a list of spots")
+        elif spots:
+            raise FormatError(f"place {id!r}: a {kind} place has no spots")
+        self.spots: tuple[str, ...] = tuple(spots or ())
+        self._spot_set = frozenset(self.spots)
+        if len(self._spot_set) != len(self.spots):
+            raise FormatError(f"place {id!r}: spot names must be unique")
+        if kind == "regions" and parent is None:
+            raise FormatError(f"place {id!r}: a regions place needs its parent piece")
+
+    @property
+    def ordered(self) -> bool:
+        return self.kind in ORDERED_KINDS
+
+    @property
+    def private(self) -> bool:
+        """Only its owner may see the faces of what lies here."""
+        return self.kind in PRIVATE_KINDS
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The board graph (board places only)."""
+        if self._graph is None:
+            raise AttributeError(f"place {self.id!r} is a {self.kind}, not a board")
+        return self._graph
+
+    def has_spot(self, spot: str | None) -> bool:
+        if self.kind in SPOTTED_KINDS:
+            return spot in self._spot_set
+        return spot is None
+
+    def spec(self) -> dict[str, Any]:
+        """What the place is, without what lies in it."""
+        d: dict[str, Any] = {"id": self.id, "kind": self.kind}
+        for key in ("label", "owner", "capacity", "parent", "board"):
+            value = getattr(self, key)
+            if value is not None:
+                d[key] = value
+        if self.spots and self.kind != "board":
+            d["spots"] = list(self.spots)
+        if self.layout:
+            d["layout"] = self.layout
+        if self.props:
+            d["props"] = self.props
+        return d
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.spec()
+        d["contents"] = list(self.contents)
+        return d
+
+    @classmethod
+    def from_spec(cls, d: dict[str, Any], contents: list[str] | None = None) -> Place:
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+            raise FormatError(f"a place needs a string 'id', got {d!r:.80}")
+        return cls(
+            d["id"],
+            d.get("kind", ""),
+            label=d.get("label"),
+            owner=d.get("owner"),
+            capacity=d.get("capacity"),
+            spots=d.get("spots"),
+            board=d.get("board"),
+            parent=d.get("parent"),
+            layout=d.get("layout"),
+            props=d.get("props"),
+            contents=contents,
+        )
+
+    def __repr__(self) -> str:
+        return f"Place({self.id!r}, {self.kind!r}, {len(self.contents)} pieces)"

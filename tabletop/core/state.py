@@ -1,0 +1,163 @@
+"""The table state: pieces, places, seats and named counters, and its hash."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import FormatError
+from .pieces import Piece
+from .places import Place
+
+
+def digest_of(state: dict[str, Any]) -> str:
+    """The sha256 of a serialized state, over its canonical JSON."""
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's seat at the table: a stable id (often a colour), a name and a colour."""
+
+    id: str
+    name: str = ""
+    colour: str = "#888888"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name or self.id, "colour": self.colour}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Seat:
+        if isinstance(d, str):
+            return cls(d, d)
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+            raise FormatError(f"a seat needs a string 'id', got {d!r:.80}")
+        return cls(d["id"], str(d.get("name") or d["id"]), str(d.get("colour", "#888888")))
+
+
+class TableState:
+    """Everything on the table. Changed only by commands (see commands.py)."""
+
+    __slots__ = ("pieces", "places", "seats", "counters")
+
+    def __init__(self, seats: list[Seat] | tuple[Seat, ...] = ()) -> None:
+        self.pieces: dict[str, Piece] = {}
+        self.places: dict[str, Place] = {}
+        self.seats: tuple[Seat, ...] = tuple(seats)
+        self.counters: dict[str, Any] = {}
+
+    # ---- looking things up -------------------------------------------------
+    def piece(self, pid: str) -> Piece:
+        try:
+            return self.pieces[pid]
+        except KeyError:
+            raise KeyError(f"no piece {pid!r} on the table") from None
+
+    def place(self, place_id: str) -> Place:
+        try:
+            return self.places[place_id]
+        except KeyError:
+            raise KeyError(f"no place {place_id!r} on the table") from None
+
+    def seat(self, seat_id: str) -> Seat:
+        for seat in self.seats:
+            if seat.id == seat_id:
+                return seat
+        raise KeyError(f"no seat {seat_id!r} at the table")
+
+    def index_of(self, pid: str) -> int:
+        piece = self.pieces[pid]
+        return self.places[piece.place].contents.index(pid)
+
+    def contents(self, place_id: str, spot: str | None = None) -> list[str]:
+        """Ids in a place (in order), or only those in one of its spots."""
+        place = self.places[place_id]
+        if spot is None:
+            return list(place.contents)
+        pieces = self.pieces
+        return [pid for pid in place.contents if pieces[pid].spot == spot]
+
+    def top(self, place_id: str) -> str | None:
+        contents = self.places[place_id].contents
+        return contents[-1] if contents else None
+
+    def regions_of(self, pid: str) -> Place | None:
+        """The regions place a piece carries, if any (it shares the piece's id)."""
+        place = self.places.get(pid)
+        return place if place is not None and place.parent == pid else None
+
+    def ancestors(self, place_id: str) -> list[str]:
+        """Piece ids that carry this place, innermost first (a cube on a card in a tableau)."""
+        chain: list[str] = []
+        place = self.places.get(place_id)
+        while place is not None and place.parent is not None:
+            chain.append(place.parent)
+            parent = self.pieces.get(place.parent)
+            place = self.places.get(parent.place) if parent is not None else None
+        return chain
+
+    def tally(self) -> Counter[tuple[str, str | None]]:
+        """How many pieces there are of each (kind, owner): the conservation count."""
+        return Counter((p.kind, p.owner) for p in self.pieces.values())
+
+    # ---- serialization ---------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": [s.to_dict() for s in self.seats],
+            "places": [p.to_dict() for p in self.places.values()],
+            "pieces": [p.to_dict() for p in self.pieces.values()],
+            "counters": dict(self.counters),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> TableState:
+        if not isinstance(d, dict):
+            raise FormatError("a table state must be an object")
+        try:
+            state = cls([Seat.from_dict(s) for s in d.get("seats", [])])
+            for pd in d.get("places", []):
+                place = Place.from_spec(pd, pd.get("contents", []))
+                state.places[place.id] = place
+            for rec in d.get("pieces", []):
+                piece = Piece.from_record(rec)
+                state.pieces[piece.id] = piece
+            state.counters = dict(d.get("counters", {}))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise FormatError(f"malformed table state: {exc}") from None
+        problem = state.consistency_problem()
+        if problem:
+            raise FormatError(f"inconsistent table state: {problem}")
+        return state
+
+    def copy(self) -> TableState:
+        return TableState.from_dict(json.loads(json.dumps(self.to_dict())))
+
+    def digest(self) -> str:
+        """A sha256 of the canonical state: equal tables have equal digests."""
+        return digest_of(self.to_dict())
+
+    def consistency_problem(self) -> str | None:
+        """Check that every piece lies where its place says; None when all is well."""
+        seen: set[str] = set()
+        for place in self.places.values():
+            for pid in place.contents:
+                piece = self.pieces.get(pid)
+                if piece is None:
+                    return f"place {place.id!r} lists unknown piece {pid!r}"
+                if pid in seen:
+                    return f"piece {pid!r} lies in two places"
+                seen.add(pid)
+                if piece.place != place.id:
+                    return f"piece {pid!r} says it is in {piece.place!r} but lies in {place.id!r}"
+                if not place.has_spot(piece.spot):
+                    return f"piece {pid!r} is on spot {piece.spot!r}, which {place.id!r} lacks"
+            if place.parent is not None and place.parent not in self.pieces:
+                return f"place {place.id!r} is carried by unknown piece {place.parent!r}"
+        missing = set(self.pieces) - seen
+        if missing:
+            return f"piece {sorted(missing)[0]!r} lies in no place"
+        return None

@@ -1,0 +1,335 @@
+"""The table and its one pipeline: check, apply, log, undo stack, notify.
+
+``Table.submit(command, actor)`` is the only way to change the table. It asks
+the checker (if any) for findings, enforces the policy, applies the command,
+records a log entry, pushes the undo stack and returns a Change naming what was
+touched, so views redraw only that. Undo and redo are themselves entries: the
+log only ever grows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .commands import Command, Compound, Roll, Shuffle, command_from_dict, touched_by
+from .errors import CommandError, FormatError, Refused, TableError
+from .findings import Finding, Mode, Policy
+from .randomness import Randomizer
+from .state import TableState
+
+Checker = Callable[[TableState, Command, str], Iterable[Finding]]
+
+ENTRY_KINDS = ("do", "undo", "redo", "setup")
+CHECKPOINT_EVERY = 250
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the log: a command as it was applied, by whom, with what findings."""
+
+    seq: int
+    time: float
+    actor: str
+    kind: str
+    command: Command
+    findings: tuple[Finding, ...] = ()
+    override: str | None = None
+    ref: int | None = None
+    draws: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "seq": self.seq,
+            "t": self.time,
+            "actor": self.actor,
+            "kind": self.kind,
+            "cmd": self.command.to_dict(),
+        }
+        if self.findings:
+            d["findings"] = [f.to_dict() for f in self.findings]
+        if self.override is not None:
+            d["override"] = self.override
+        if self.ref is not None:
+            d["ref"] = self.ref
+        if self.draws is not None:
+            d["draws"] = self.draws
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Entry:
+        if not isinstance(d, dict):
+            raise FormatError("a log entry must be a JSON object")
+        seq, actor, kind = d.get("seq"), d.get("actor"), d.get("kind", "do")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise FormatError("a log entry needs a whole-number 'seq'")
+        if not isinstance(actor, str):
+            raise FormatError("a log entry needs a text 'actor'")
+        if kind not in ENTRY_KINDS:
+            raise FormatError(f"unknown entry kind {kind!r}")
+        t = d.get("t", 0.0)
+        if not isinstance(t, int | float):
+            raise FormatError("a log entry's 't' must be a number")
+        ref, draws, override = d.get("ref"), d.get("draws"), d.get("override")
+        if ref is not None and not isinstance(ref, int):
+            raise FormatError("a log entry's 'ref' must be a whole number")
+        if draws is not None and not isinstance(draws, int):
+            raise FormatError("a log entry's 'draws' must be a whole number")
+        if override is not None and not isinstance(override, str):
+            raise FormatError("a log entry's 'override' must be text")
+        findings = d.get("findings", [])
+        if not isinstance(findings, list):
+            raise FormatError("a log entry's 'findings' must be a list")
+        return cls(
+            seq,
+            float(t),
+            actor,
+            kind,
+            command_from_dict(d.get("cmd")),
+            tuple(Finding.from_dict(f) for f in findings),
+            override,
+            ref,
+            draws,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one submit, undo or redo changed: redraw these and nothing else."""
+
+    entry: Entry
+    pieces: frozenset[str]
+    places: frozenset[str]
+    counters: frozenset[str]
+
+    @property
+    def seq(self) -> int:
+        return self.entry.seq
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self.entry.findings
+
+
+class Table:
+    """A live table: its state, the log entries so far, undo and redo, chance and checking."""
+
+    def __init__(
+        self,
+        state: TableState | None = None,
+        *,
+        seed: int = 0,
+        checker: Checker | None = None,
+        policy: Policy | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
+        self.state = state if state is not None else TableState()
+        self.random = Randomizer(seed)
+        self.checker = checker
+        self.policy = policy if policy is not None else Policy(Mode.ADVISORY)
+        self.entries: list[Entry] = []
+        self.checkpoint_every = checkpoint_every
+        self.checkpoints: dict[int, dict[str, Any]] = {0: self.state.to_dict()}
+        self._undo: list[int] = []
+        self._redo: list[int] = []
+        self._listeners: list[Callable[[Change], None]] = []
+        self._writers: list[Any] = []
+
+    # ---- observers -------------------------------------------------------
+    def subscribe(self, listener: Callable[[Change], None]) -> None:
+        """Call ``listener(change)`` after every applied entry."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[Change], None]) -> None:
+        self._listeners.remove(listener)
+
+    def attach_writer(self, writer: Any) -> None:
+        """A writer gets ``write_entry(entry)`` and ``write_checkpoint(seq, state_dict, table)``."""
+        self._writers.append(writer)
+
+    # ---- the pipeline ----------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """How many entries the log holds."""
+        return len(self.entries)
+
+    def check(self, command: Command, actor: str) -> list[Finding]:
+        """The findings the checker has for a command, filtered by the policy; changes nothing."""
+        if self.checker is None or not self.policy.checking:
+            return []
+        return self.policy.kept(list(self.checker(self.state, command, actor)))
+
+    def submit(
+        self, command: Command, actor: str, *, force: str | None = None, undoable: bool = True
+    ) -> Change:
+        """Check, apply, log and push a command. Raises Refused (strict rules) or CommandError."""
+        findings = self.check(command, actor)
+        override = None
+        if findings:
+            blocking = self.policy.blocking(findings)
+            if blocking:
+                if not force or not force.strip():
+                    raise Refused(blocking)
+                override = force.strip()
+        command.apply(self.state)
+        entry = Entry(
+            len(self.entries) + 1,
+            round(time.time(), 3),
+            actor,
+            "do" if undoable else "setup",
+            command,
+            tuple(findings),
+            override,
+            None,
+            self.random.draws if command.random else None,
+        )
+        if undoable:
+            self._undo.append(entry.seq)
+        self._redo.clear()
+        return self._record(entry)
+
+    def _record(self, entry: Entry) -> Change:
+        self.entries.append(entry)
+        for writer in self._writers:
+            writer.write_entry(entry)
+        if entry.seq % self.checkpoint_every == 0:
+            self._checkpoint()
+        touched = touched_by(entry.command)
+        change = Change(
+            entry, frozenset(touched.pieces), frozenset(touched.places), frozenset(touched.counters)
+        )
+        for listener in list(self._listeners):
+            listener(change)
+        return change
+
+    def _checkpoint(self) -> None:
+        snapshot = self.state.to_dict()
+        self.checkpoints[self.seq] = snapshot
+        for writer in self._writers:
+            writer.write_checkpoint(self.seq, snapshot, self)
+
+    # ---- undo and redo ---------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_stack(self) -> tuple[int, ...]:
+        return tuple(self._undo)
+
+    @property
+    def redo_stack(self) -> tuple[int, ...]:
+        return tuple(self._redo)
+
+    def undo_text(self) -> str | None:
+        """What undo would take back, for a menu item."""
+        return self.entries[self._undo[-1] - 1].command.describe() if self._undo else None
+
+    def redo_text(self) -> str | None:
+        return self.entries[self._redo[-1] - 1].command.describe() if self._redo else None
+
+    def undo(self, actor: str) -> Change | None:
+        """Take back the last command still standing; logged as an 'undo' entry."""
+        if not self._undo:
+            return None
+        seq = self._undo[-1]
+        command = self.entries[seq - 1].command.inverse()
+        command.apply(self.state)
+        self._undo.pop()
+        self._redo.append(seq)
+        return self._record(
+            Entry(self.seq + 1, round(time.time(), 3), actor, "undo", command, ref=seq)
+        )
+
+    def redo(self, actor: str) -> Change | None:
+        """Apply again the last command undone; logged as a 'redo' entry."""
+        if not self._redo:
+            return None
+        seq = self._redo[-1]
+        command = self.entries[seq - 1].command
+        command.apply(self.state)
+        self._redo.pop()
+        self._undo.append(seq)
+        return self._record(
+            Entry(self.seq + 1, round(time.time(), 3), actor, "redo", command, ref=seq)
+        )
+
+    # ---- chance ----------------------------------------------------------
+    def roll(self, dice: Sequence[str], actor: str, **submit_options: Any) -> Change:
+        """Roll dice: the randomizer proposes faces (or takes forced ones) and the Roll records them."""
+        pieces = [self.state.piece(pid) for pid in dice]
+        faces = []
+        for die in pieces:
+            die_faces = die.props.get("faces")
+            if not die_faces:
+                raise CommandError(f"{die.id!r} is not a die (it has no faces)")
+            faces.append(die_faces)
+        new, forced = self.random.faces(faces)
+        command = Roll(tuple(dice), tuple(p.value for p in pieces), new, forced)
+        return self.submit(command, actor, **submit_options)
+
+    def shuffle(self, place_id: str, actor: str, **submit_options: Any) -> Change:
+        """Shuffle a place: the randomizer proposes the order and the Shuffle records it."""
+        old = tuple(self.state.place(place_id).contents)
+        new, forced = self.random.order(old)
+        return self.submit(Shuffle(place_id, old, new, forced), actor, **submit_options)
+
+    # ---- replay ----------------------------------------------------------
+    def replay(self, entry: Entry) -> Change:
+        """Apply an entry read from a log, without checking, keeping undo and redo as they were."""
+        if entry.seq != self.seq + 1:
+            raise FormatError(f"entry {entry.seq} follows entry {self.seq}: the sequence is broken")
+        if entry.kind == "undo":
+            if not self._undo or self._undo[-1] != entry.ref:
+                raise FormatError(
+                    f"entry {entry.seq} undoes entry {entry.ref}, which is not the last undoable one"
+                )
+        elif entry.kind == "redo" and (not self._redo or self._redo[-1] != entry.ref):
+            raise FormatError(
+                f"entry {entry.seq} redoes entry {entry.ref}, which was not the last undone"
+            )
+        try:
+            entry.command.apply(self.state)
+        except CommandError as exc:
+            raise FormatError(f"entry {entry.seq} does not fit the table: {exc}") from None
+        if entry.kind == "do":
+            self._undo.append(entry.seq)
+            self._redo.clear()
+        elif entry.kind == "setup":
+            self._redo.clear()
+        elif entry.kind == "undo":
+            self._redo.append(self._undo.pop())
+        else:
+            self._undo.append(self._redo.pop())
+        if entry.draws is not None:
+            self.random.draws = entry.draws
+        return self._record(entry)
+
+    def restore_stacks(self, undo: Sequence[int], redo: Sequence[int]) -> None:
+        """Set the undo and redo stacks (when a table resumes from a checkpoint)."""
+        if any(not 1 <= s <= self.seq for s in (*undo, *redo)):
+            raise FormatError("a checkpoint's undo or redo stack names entries that do not exist")
+        self._undo = list(undo)
+        self._redo = list(redo)
+
+    # ---- history ---------------------------------------------------------
+    def state_at(self, seq: int) -> TableState:
+        """The table as it was after entry ``seq`` (0: before any entry), as a new state."""
+        if not 0 <= seq <= self.seq:
+            raise TableError(f"there is no entry {seq}: the log holds 0 to {self.seq}")
+        base = max(s for s in self.checkpoints if s <= seq)
+        state = TableState.from_dict(self.checkpoints[base])
+        for entry in self.entries[base:seq]:
+            entry.command.apply(state)
+        return state
+
+
+def compound(label: str, commands: Iterable[Command], procedure: str | None = None) -> Compound:
+    """Group commands into one undo step."""
+    return Compound(label, tuple(commands), procedure)

@@ -1,0 +1,21 @@
+"""Files: the session log (JSON Lines), checkpoints, opening and verifying, atomic writes."""
+
+from .atomic import atomic_write_bytes, atomic_write_text, atomic_writer
+from .formats import CURRENT_VERSION, FORMAT_NAME
+from .logfile import Header, LogContents, LogError, LogWriter, read_log, write_log
+from .session import Game
+
+__all__ = [
+    "CURRENT_VERSION",
+    "FORMAT_NAME",
+    "Game",
+    "Header",
+    "LogContents",
+    "LogError",
+    "LogWriter",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "atomic_writer",
+    "read_log",
+    "write_log",
+]

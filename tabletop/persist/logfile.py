@@ -1,0 +1,322 @@
+"""The session log: one JSON object per line, and the log is the save.
+
+Line 1 is the header (format, version, module, decks with their sha256, seed,
+seats, variant, app version, creation time, notes). Every later line is either
+an entry (a command as applied, with ``seq``) or a checkpoint of the whole
+state (with ``checkpoint`` = the seq it follows and the state's sha256).
+
+Lines are written whole and flushed one by one, so killing the program loses
+nothing that was applied. A last line cut short by a crash is dropped with a
+warning when the log is read; any other damage is an error naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from tabletop import __version__
+from tabletop.core import Entry, FormatError, Seat, TableError
+from tabletop.core.state import digest_of
+
+from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
+
+
+class LogError(TableError):
+    """A log cannot be read; the message names the file and line."""
+
+    def __init__(self, path: str | os.PathLike[str], line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        where = f"{self.path}, line {line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class Header:
+    """What a game is: the first line of its log."""
+
+    module: str
+    module_version: str = ""
+    seed: int = 0
+    seats: list[Seat] = field(default_factory=list)
+    variant: str = ""
+    decks: list[dict[str, str]] = field(default_factory=list)
+    notes: str = ""
+    created: str = ""
+    app_version: str = __version__
+    version: int = CURRENT_VERSION
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "format": FORMAT_NAME,
+            "version": self.version,
+            "module": {"id": self.module, "version": self.module_version},
+            "decks": self.decks,
+            "seed": self.seed,
+            "seats": [s.to_dict() for s in self.seats],
+            "variant": self.variant,
+            "app_version": self.app_version,
+            "created": self.created or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "notes": self.notes,
+        }
+        if self.extra:
+            d["extra"] = self.extra
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Header:
+        module = d.get("module")
+        if not isinstance(module, dict) or not isinstance(module.get("id"), str):
+            raise FormatError("the header needs 'module' with a text 'id'")
+        seed = d.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise FormatError("the header's 'seed' must be a whole number")
+        seats = d.get("seats", [])
+        if not isinstance(seats, list):
+            raise FormatError("the header's 'seats' must be a list")
+        decks = d.get("decks", [])
+        if not isinstance(decks, list) or not all(
+            isinstance(x, dict)
+            and isinstance(x.get("file"), str)
+            and isinstance(x.get("sha256"), str)
+            for x in decks
+        ):
+            raise FormatError("the header's 'decks' must list objects with 'file' and 'sha256'")
+        for key in ("variant", "notes", "created", "app_version"):
+            if not isinstance(d.get(key, ""), str):
+                raise FormatError(f"the header's '{key}' must be text")
+        extra = d.get("extra", {})
+        if not isinstance(extra, dict):
+            raise FormatError("the header's 'extra' must be an object")
+        return cls(
+            module=module["id"],
+            module_version=str(module.get("version", "")),
+            seed=seed,
+            seats=[Seat.from_dict(s) for s in seats],
+            variant=d.get("variant", ""),
+            decks=decks,
+            notes=d.get("notes", ""),
+            created=d.get("created", ""),
+            app_version=d.get("app_version", ""),
+            version=d["version"],
+            extra=extra,
+        )
+
+
+@dataclass
+class Checkpoint:
+    seq: int
+    digest: str
+    state: dict[str, Any]
+    draws: int = 0
+    undo: list[int] = field(default_factory=list)
+    redo: list[int] = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass
+class LogContents:
+    """A log as read: its header, entries and checkpoints in order, and any warnings."""
+
+    path: str
+    header: Header
+    entries: list[Entry]
+    checkpoints: list[Checkpoint]
+    warnings: list[str]
+    good_length: int  # bytes up to the end of the last whole line
+    lines: dict[int, int] = field(default_factory=dict)  # seq -> line number
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def checkpoint_record(
+    seq: int, state: dict[str, Any], draws: int, undo: list[int], redo: list[int]
+) -> dict[str, Any]:
+    return {
+        "checkpoint": seq,
+        "hash": digest_of(state),
+        "draws": draws,
+        "undo": undo,
+        "redo": redo,
+        "state": state,
+    }
+
+
+def read_log(path: str | os.PathLike[str]) -> LogContents:
+    """Read and check a log's lines (not yet its meaning). Raises LogError naming the line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LogError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise LogError(path, None, "this is a folder, not a game log") from None
+    except OSError as exc:
+        raise LogError(path, None, f"cannot be read ({exc.strerror})") from None
+    if not data.strip():
+        raise LogError(path, None, "the file is empty, not a game log")
+
+    raw_lines = data.split(b"\n")
+    complete = data.endswith(b"\n")
+    warnings: list[str] = []
+    records: list[tuple[int, dict[str, Any]]] = []
+    good_length = 0
+    offset = 0
+    last_index = len(raw_lines) - 1
+    for i, raw in enumerate(raw_lines):
+        number = i + 1
+        is_tail = i == last_index
+        offset_after = offset + len(raw) + (0 if is_tail else 1)
+        if is_tail and not raw:
+            break
+        if not raw.strip():
+            offset = offset_after
+            good_length = offset
+            continue
+        try:
+            record = json.loads(raw)
+            if not isinstance(record, dict):
+                raise ValueError("not an object")
+        except (ValueError, UnicodeDecodeError) as exc:
+            if is_tail and not complete:
+                warnings.append(
+                    f"{path}, line {number}: the last line was cut short (the program stopped while "
+                    "writing it) and has been left out"
+                )
+                break
+            reason = (
+                "it is not valid JSON"
+                if not isinstance(exc, ValueError) or "object" not in str(exc)
+                else "it is not a JSON object"
+            )
+            raise LogError(path, number, reason) from None
+        records.append((number, record))
+        offset = offset_after
+        good_length = offset
+    if not records:
+        raise LogError(path, 1, "there is no header line")
+
+    first_line, header_dict = records[0]
+    if header_dict.get("format") != FORMAT_NAME:
+        raise LogError(
+            path,
+            first_line,
+            f'this is not a tabletop game log (no "format": "{FORMAT_NAME}" header)',
+        )
+    try:
+        header_dict, bodies = migrate(header_dict, [r for _, r in records[1:]])
+        header = Header.from_dict(header_dict)
+    except (VersionError, FormatError) as exc:
+        raise LogError(path, first_line, str(exc)) from None
+
+    entries: list[Entry] = []
+    checkpoints: list[Checkpoint] = []
+    lines: dict[int, int] = {}
+    expected = 1
+    for (number, _), record in zip(records[1:], bodies, strict=True):
+        if "checkpoint" in record:
+            checkpoints.append(_parse_checkpoint(path, number, record, expected - 1))
+            continue
+        try:
+            entry = Entry.from_dict(record)
+        except FormatError as exc:
+            raise LogError(path, number, str(exc)) from None
+        if entry.seq != expected:
+            raise LogError(
+                path,
+                number,
+                f"entry {entry.seq} where entry {expected} was expected: the log is out of order",
+            )
+        if entry.kind in ("undo", "redo") and entry.ref is None:
+            raise LogError(
+                path, number, f"an {entry.kind} entry must name the entry it refers to ('ref')"
+            )
+        entries.append(entry)
+        lines[entry.seq] = number
+        expected += 1
+    return LogContents(str(path), header, entries, checkpoints, warnings, good_length, lines)
+
+
+def _parse_checkpoint(path: Path, number: int, record: dict[str, Any], after: int) -> Checkpoint:
+    seq, digest, state = record.get("checkpoint"), record.get("hash"), record.get("state")
+    if seq != after:
+        raise LogError(path, number, f"a checkpoint for entry {seq!r} stands after entry {after}")
+    if not isinstance(digest, str) or not isinstance(state, dict):
+        raise LogError(path, number, "a checkpoint needs a text 'hash' and an object 'state'")
+    draws, undo, redo = record.get("draws", 0), record.get("undo", []), record.get("redo", [])
+    if not isinstance(draws, int) or not isinstance(undo, list) or not isinstance(redo, list):
+        raise LogError(path, number, "a checkpoint's 'draws', 'undo' and 'redo' are malformed")
+    return Checkpoint(seq, digest, state, draws, undo, redo, number)
+
+
+class LogWriter:
+    """Appends entries and checkpoints to a log, one flushed line each."""
+
+    def __init__(self, handle: IO[str], path: str | os.PathLike[str]) -> None:
+        self._handle = handle
+        self.path = str(path)
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], header: Header) -> LogWriter:
+        """Start a new log; refuses to replace an existing file."""
+        try:
+            handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open while the game runs
+        except FileExistsError:
+            raise LogError(
+                path, None, "already exists; choose another name (nothing was changed)"
+            ) from None
+        except OSError as exc:
+            raise LogError(path, None, f"cannot be created ({exc.strerror})") from None
+        writer = cls(handle, path)
+        writer._write(header.to_dict())
+        return writer
+
+    @classmethod
+    def append(cls, path: str | os.PathLike[str], good_length: int) -> LogWriter:
+        """Continue an existing log, first cutting off a last line left half-written by a crash."""
+        try:
+            handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the game runs
+            if os.path.getsize(path) != good_length:
+                handle.truncate(good_length)
+        except OSError as exc:
+            raise LogError(
+                path, None, f"cannot be written to ({exc.strerror}); open it read-only"
+            ) from None
+        return cls(handle, path)
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._handle.write(_dumps(record) + "\n")
+        self._handle.flush()
+
+    def write_entry(self, entry: Entry) -> None:
+        self._write(entry.to_dict())
+
+    def write_checkpoint(self, seq: int, state: dict[str, Any], table: Any) -> None:
+        self._write(
+            checkpoint_record(
+                seq, state, table.random.draws, list(table.undo_stack), list(table.redo_stack)
+            )
+        )
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+
+
+def write_log(path: str | os.PathLike[str], header: Header, lines: list[dict[str, Any]]) -> None:
+    """Write a whole log at once, atomically (for branches and exports)."""
+    from .atomic import atomic_writer
+
+    with atomic_writer(path) as handle:
+        handle.write(_dumps(header.to_dict()) + "\n")
+        for record in lines:
+            handle.write(_dumps(record) + "\n")

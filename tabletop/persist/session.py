@@ -1,0 +1,222 @@
+"""A game on disk: a table, its header and its log file, kept in step."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from tabletop.core import Command, Entry, FormatError, Policy, Table, TableState
+from tabletop.core.state import digest_of
+from tabletop.core.table import Checker
+
+from .logfile import (
+    Checkpoint,
+    Header,
+    LogContents,
+    LogError,
+    LogWriter,
+    checkpoint_record,
+    read_log,
+    write_log,
+)
+
+
+class _Collector:
+    """A writer that keeps lines in memory (for branches written in one go)."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def write_entry(self, entry: Entry) -> None:
+        self.records.append(entry.to_dict())
+
+    def write_checkpoint(self, seq: int, state: dict[str, Any], table: Table) -> None:
+        self.records.append(
+            checkpoint_record(
+                seq, state, table.random.draws, list(table.undo_stack), list(table.redo_stack)
+            )
+        )
+
+
+class Game:
+    """A live game: ``table`` plus the ``header`` and the log it is written to (if any)."""
+
+    def __init__(
+        self, table: Table, header: Header, path: str | None = None, warnings: Iterable[str] = ()
+    ) -> None:
+        self.table = table
+        self.header = header
+        self.path = path
+        self.warnings = list(warnings)
+        self._writer: LogWriter | None = None
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    # ---- making and opening ---------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        header: Header,
+        setup: Iterable[Command] = (),
+        path: str | os.PathLike[str] | None = None,
+        *,
+        checker: Checker | None = None,
+        policy: Policy | None = None,
+    ) -> Game:
+        """Start a new game: an empty table with the header's seats, then the setup commands.
+
+        Setup entries are logged like any other but cannot be undone. With a
+        path, the log is created first (refusing to replace a file) and every
+        entry is written as it is applied.
+        """
+        table = Table(TableState(header.seats), seed=header.seed, checker=checker, policy=policy)
+        game = cls(table, header, str(path) if path is not None else None)
+        if path is not None:
+            game._writer = LogWriter.create(path, header)
+            table.attach_writer(game._writer)
+        try:
+            for command in setup:
+                table.submit(command, "setup", undoable=False)
+        except Exception:
+            game.close()
+            if path is not None:
+                os.unlink(path)  # the file was made by this call and holds no play
+            raise
+        return game
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        writable: bool = True,
+        verify: bool = True,
+        checker: Checker | None = None,
+        policy: Policy | None = None,
+    ) -> Game:
+        """Open a log: rebuild the table, check it, and (if writable) go on writing to it.
+
+        ``verify`` replays every entry from the start and compares the state with
+        every checkpoint's hash; without it the table resumes from the last
+        checkpoint whose own hash is right. Nothing is written unless the open
+        succeeds.
+        """
+        contents = read_log(path)
+        table = Table(
+            TableState(contents.header.seats),
+            seed=contents.header.seed,
+            checker=checker,
+            policy=policy,
+        )
+        if verify:
+            _replay_all(table, contents)
+        else:
+            _resume(table, contents)
+        game = cls(table, contents.header, str(path), contents.warnings)
+        if writable:
+            game._writer = LogWriter.append(path, contents.good_length)
+            table.attach_writer(game._writer)
+        return game
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def __enter__(self) -> Game:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- history ---------------------------------------------------------
+    def branch(self, seq: int, path: str | os.PathLike[str], notes: str | None = None) -> None:
+        """Write a new log holding this game's entries 1 to ``seq`` (written atomically)."""
+        if not 0 <= seq <= self.table.seq:
+            raise LogError(
+                self.path or "game",
+                None,
+                f"there is no entry {seq}: the log holds 0 to {self.table.seq}",
+            )
+        if os.path.exists(path):
+            raise LogError(path, None, "already exists; choose another name (nothing was changed)")
+        header = Header.from_dict(self.header.to_dict())
+        header.created = ""
+        header.extra = {
+            **header.extra,
+            "branched_from": {"file": os.path.basename(self.path or ""), "seq": seq},
+        }
+        if notes is not None:
+            header.notes = notes
+        fresh = Table(
+            TableState(header.seats), seed=header.seed, checkpoint_every=self.table.checkpoint_every
+        )
+        collector = _Collector()
+        fresh.attach_writer(collector)
+        for entry in self.table.entries[:seq]:
+            fresh.replay(entry)
+        write_log(path, header, collector.records)
+
+
+def _fail(contents: LogContents, seq: int, message: str) -> LogError:
+    return LogError(contents.path, contents.lines.get(seq), message)
+
+
+def _replay_all(table: Table, contents: LogContents) -> None:
+    checkpoints = {cp.seq: cp for cp in contents.checkpoints}
+    for entry in contents.entries:
+        try:
+            table.replay(entry)
+        except FormatError as exc:
+            raise _fail(contents, entry.seq, str(exc)) from None
+        cp = checkpoints.get(entry.seq)
+        if cp is not None:
+            snapshot = table.checkpoints.get(entry.seq) or table.state.to_dict()
+            if digest_of(snapshot) != cp.digest:
+                raise LogError(
+                    contents.path,
+                    cp.line,
+                    f"the table rebuilt up to entry {entry.seq} does not match the checkpoint saved there; "
+                    "the log has been altered",
+                )
+    _restore_draws(table, contents)
+
+
+def _resume(table: Table, contents: LogContents) -> None:
+    good: Checkpoint | None = None
+    for cp in reversed(contents.checkpoints):
+        if digest_of(cp.state) == cp.digest:
+            good = cp
+            break
+    if good is None:
+        _replay_all(table, contents)
+        return
+    try:
+        table.state = TableState.from_dict(good.state)
+    except FormatError as exc:
+        raise LogError(contents.path, good.line, str(exc)) from None
+    table.entries = list(contents.entries[: good.seq])
+    table.checkpoints = {0: TableState(contents.header.seats).to_dict()}
+    table.checkpoints.update(
+        {cp.seq: cp.state for cp in contents.checkpoints if cp.seq <= good.seq}
+    )
+    table.restore_stacks(good.undo, good.redo)
+    table.random.draws = good.draws
+    for entry in contents.entries[good.seq :]:
+        try:
+            table.replay(entry)
+        except FormatError as exc:
+            raise _fail(contents, entry.seq, str(exc)) from None
+    _restore_draws(table, contents)
+
+
+def _restore_draws(table: Table, contents: LogContents) -> None:
+    for entry in reversed(contents.entries):
+        if entry.draws is not None:
+            table.random.draws = entry.draws
+            return
+    if contents.checkpoints:
+        table.random.draws = max(table.random.draws, contents.checkpoints[-1].draws)
