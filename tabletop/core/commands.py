@@ -42,19 +42,19 @@ class Where(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: Any, what: str) -> Where:
-        if not isinstance(d, dict):
-            raise FormatError(f"{what} must be an object with 'place' and 'index'")
-        place, index = d.get("place"), d.get("index")
-        if not isinstance(place, str) or not isinstance(index, int) or isinstance(index, bool):
+        try:
+            place, index = d["place"], d["index"]
+        except (KeyError, TypeError):
+            raise FormatError(f"{what} must be an object with 'place' and 'index'") from None
+        if type(place) is not str or type(index) is not int:
             raise FormatError(f"{what} needs a text 'place' and a whole-number 'index'")
         spot, x, y = d.get("spot"), d.get("x"), d.get("y")
-        if spot is not None and not isinstance(spot, str):
+        if spot is not None and type(spot) is not str:
             raise FormatError(f"{what}: 'spot' must be text")
-        for v in (x, y):
-            if v is not None and (not isinstance(v, int | float) or isinstance(v, bool)):
-                raise FormatError(f"{what}: 'x' and 'y' must be numbers")
-        if (x is None) != (y is None):
-            raise FormatError(f"{what}: 'x' and 'y' go together")
+        if x is not None or y is not None:
+            for v in (x, y):
+                if not isinstance(v, int | float) or isinstance(v, bool):
+                    raise FormatError(f"{what}: 'x' and 'y' must be numbers, and go together")
         return cls(place, index, spot, x, y)
 
     def describe(self) -> str:
@@ -102,7 +102,7 @@ class Command(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.op:
+        if "op" in cls.__dict__ and cls.op:  # a subclass that keeps its parent's op is not a new command
             _REGISTRY[cls.op] = cls
 
     @abstractmethod
@@ -482,12 +482,15 @@ class Roll(Command):
     def apply(self, state: TableState) -> None:
         if not (len(self.pieces) == len(self.old) == len(self.new)):
             raise CommandError("a roll needs one old and one new face per die")
+        if len(set(self.pieces)) != len(self.pieces):
+            raise CommandError("a roll names the same die twice")
         dice = [_piece(state, pid) for pid in self.pieces]
         for die, old, new in zip(dice, self.old, self.new, strict=True):
             if die.value != old:
                 raise CommandError(f"{die.id!r} shows {die.value!r}, not {old!r}")
             faces = die.props.get("faces")
-            if faces is not None and new not in faces:
+            # None is a die not rolled yet: undoing its first roll puts it back to None
+            if faces is not None and new is not None and new not in faces:
                 raise CommandError(f"{die.id!r} has no face {new!r}")
         for die, new in zip(dice, self.new, strict=True):
             die.value = new
@@ -759,10 +762,12 @@ class Compound(Command):
             for command in self.commands:
                 command.apply(state)
                 done.append(command)
-        except CommandError as exc:
+        except Exception as exc:
             for command in reversed(done):
                 command.inverse().apply(state)
-            raise CommandError(f"{self.label}: step {len(done) + 1}: {exc}") from None
+            if isinstance(exc, CommandError):
+                raise CommandError(f"{self.label}: step {len(done) + 1}: {exc}") from None
+            raise
 
     def inverse(self) -> Command:
         return Compound(
@@ -797,7 +802,8 @@ class Compound(Command):
     def describe(self) -> str:
         rolls = [c.describe() for c in self.commands if isinstance(c, Roll)]
         extra = f" [{'; '.join(rolls)}]" if rolls else ""
-        return f"{self.label} ({len(self.commands)} steps){extra}"
+        steps = len(self.commands)
+        return f"{self.label} ({steps} step{'' if steps == 1 else 's'}){extra}"
 
 
 def touched_by(command: Command) -> Touched:

@@ -11,6 +11,13 @@ class CommandError(TableError):
     """A command does not fit the table it was applied to (stale, unknown piece, full place)."""
 
 
+class UnknownId(CommandError, KeyError):
+    """A piece, place or seat id that is not on the table."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class FormatError(TableError):
     """A serialized record (a command, a state, a log line) is malformed."""
 

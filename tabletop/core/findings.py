@@ -52,7 +52,10 @@ class Finding:
             severity = Severity(d.get("severity", "error"))
         except ValueError:
             raise FormatError(f"unknown finding severity {d.get('severity')!r}") from None
-        return cls(d["rule"], d["message"], severity, tuple(d.get("pieces", ())))
+        pieces = d.get("pieces", [])
+        if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
+            raise FormatError("a finding's 'pieces' must be a list of piece ids")
+        return cls(d["rule"], d["message"], severity, tuple(pieces))
 
     def describe(self) -> str:
         return f"{self.rule} ({self.severity.value}): {self.message}"
@@ -64,6 +67,11 @@ class Policy:
 
     mode: Mode = Mode.ADVISORY
     per_rule: dict[str, Mode] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Modes may be given by name ("strict"), as settings files and the command line do.
+        self.mode = Mode(self.mode)
+        self.per_rule = {rule: Mode(mode) for rule, mode in self.per_rule.items()}
 
     def mode_for(self, rule: str) -> Mode:
         """The mode for a rule; a rule 'E1' also follows a setting for its section 'E'."""

@@ -52,7 +52,10 @@ class Piece:
         return list(faces) if faces is not None else None
 
     def record(self) -> dict[str, Any]:
-        """The piece's identity and looks, without where it lies (that belongs to moves)."""
+        """The piece's identity and looks, without where it lies (that belongs to moves).
+
+        The record is the piece's own data: later changes to the piece do not reach it.
+        """
         d: dict[str, Any] = {"id": self.id, "kind": self.kind}
         if self.owner is not None:
             d["owner"] = self.owner
@@ -63,7 +66,7 @@ class Piece:
         if self.value is not None:
             d["value"] = self.value
         if self.props:
-            d["props"] = self.props
+            d["props"] = dict(self.props)
         return d
 
     def to_dict(self) -> dict[str, Any]:

@@ -135,9 +135,9 @@ class Place:
         if self.spots and self.kind != "board":
             d["spots"] = list(self.spots)
         if self.layout:
-            d["layout"] = self.layout
+            d["layout"] = dict(self.layout)
         if self.props:
-            d["props"] = self.props
+            d["props"] = dict(self.props)
         return d
 
     def to_dict(self) -> dict[str, Any]:

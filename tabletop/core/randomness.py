@@ -31,6 +31,16 @@ class Randomizer:
         self.draws += 1
         return generator
 
+    # ---- taking back -----------------------------------------------------
+    def mark(self) -> tuple[int, tuple[Any, ...], tuple[list[str], ...]]:
+        """Where the randomizer stands, to go back there if a proposal is not used."""
+        return self.draws, tuple(self._forced_faces), tuple(self._forced_orders)
+
+    def restore(self, mark: tuple[int, tuple[Any, ...], tuple[list[str], ...]]) -> None:
+        self.draws = mark[0]
+        self._forced_faces = deque(mark[1])
+        self._forced_orders = deque(mark[2])
+
     # ---- forcing ---------------------------------------------------------
     def force_faces(self, faces: Sequence[Any]) -> None:
         """The next dice rolled show these faces, in order."""

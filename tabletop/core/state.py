@@ -8,14 +8,28 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import FormatError
+from .errors import FormatError, UnknownId
 from .pieces import Piece
 from .places import Place
 
 
+def _id_key(record: Any) -> str:
+    return str(record.get("id")) if isinstance(record, dict) else ""
+
+
 def digest_of(state: dict[str, Any]) -> str:
-    """The sha256 of a serialized state, over its canonical JSON."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    """The sha256 of a serialized state, over its canonical JSON.
+
+    Places and pieces are taken in order of id: which was added first is not
+    part of what lies on the table (a piece removed and put back by undo is the
+    same table). The order inside each place, and of the seats, is kept.
+    """
+    canonical = dict(state) if isinstance(state, dict) else state
+    if isinstance(canonical, dict):
+        for key in ("places", "pieces"):
+            if isinstance(canonical.get(key), list):
+                canonical[key] = sorted(canonical[key], key=_id_key)
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -55,19 +69,19 @@ class TableState:
         try:
             return self.pieces[pid]
         except KeyError:
-            raise KeyError(f"no piece {pid!r} on the table") from None
+            raise UnknownId(f"there is no piece {pid!r} on the table") from None
 
     def place(self, place_id: str) -> Place:
         try:
             return self.places[place_id]
         except KeyError:
-            raise KeyError(f"no place {place_id!r} on the table") from None
+            raise UnknownId(f"there is no place {place_id!r} on the table") from None
 
     def seat(self, seat_id: str) -> Seat:
         for seat in self.seats:
             if seat.id == seat_id:
                 return seat
-        raise KeyError(f"no seat {seat_id!r} at the table")
+        raise UnknownId(f"there is no seat {seat_id!r} at the table")
 
     def index_of(self, pid: str) -> int:
         piece = self.pieces[pid]

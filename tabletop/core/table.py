@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import Command, Compound, Roll, Shuffle, command_from_dict, touched_by
+from .commands import Command, Compound, Roll, Shuffle, Touched, command_from_dict, touched_by
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
 from .randomness import Randomizer
@@ -23,7 +23,7 @@ from .state import TableState
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
 ENTRY_KINDS = ("do", "undo", "redo", "setup")
-CHECKPOINT_EVERY = 250
+CHECKPOINT_EVERY = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,49 +60,65 @@ class Entry:
 
     @classmethod
     def from_dict(cls, d: Any) -> Entry:
-        if not isinstance(d, dict):
-            raise FormatError("a log entry must be a JSON object")
-        seq, actor, kind = d.get("seq"), d.get("actor"), d.get("kind", "do")
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise FormatError("a log entry needs a whole-number 'seq'")
-        if not isinstance(actor, str):
-            raise FormatError("a log entry needs a text 'actor'")
+        try:
+            seq, actor, command = d["seq"], d["actor"], d["cmd"]
+        except (KeyError, TypeError):
+            raise FormatError("a log entry needs 'seq', 'actor' and 'cmd'") from None
+        if type(seq) is not int:
+            raise FormatError("a log entry's 'seq' must be a whole number")
+        if type(actor) is not str:
+            raise FormatError("a log entry's 'actor' must be text")
+        kind = d.get("kind", "do")
         if kind not in ENTRY_KINDS:
             raise FormatError(f"unknown entry kind {kind!r}")
         t = d.get("t", 0.0)
-        if not isinstance(t, int | float):
+        if not isinstance(t, int | float) or isinstance(t, bool):
             raise FormatError("a log entry's 't' must be a number")
         ref, draws, override = d.get("ref"), d.get("draws"), d.get("override")
-        if ref is not None and not isinstance(ref, int):
+        if ref is not None and type(ref) is not int:
             raise FormatError("a log entry's 'ref' must be a whole number")
-        if draws is not None and not isinstance(draws, int):
+        if draws is not None and type(draws) is not int:
             raise FormatError("a log entry's 'draws' must be a whole number")
-        if override is not None and not isinstance(override, str):
+        if override is not None and type(override) is not str:
             raise FormatError("a log entry's 'override' must be text")
-        findings = d.get("findings", [])
-        if not isinstance(findings, list):
+        findings = d.get("findings")
+        if findings is None:
+            parsed: tuple[Finding, ...] = ()
+        elif isinstance(findings, list):
+            parsed = tuple(Finding.from_dict(f) for f in findings)
+        else:
             raise FormatError("a log entry's 'findings' must be a list")
-        return cls(
-            seq,
-            float(t),
-            actor,
-            kind,
-            command_from_dict(d.get("cmd")),
-            tuple(Finding.from_dict(f) for f in findings),
-            override,
-            ref,
-            draws,
-        )
+        return cls(seq, t, actor, kind, command_from_dict(command), parsed, override, ref, draws)
 
 
-@dataclass(frozen=True, slots=True)
 class Change:
-    """What one submit, undo or redo changed: redraw these and nothing else."""
+    """What one submit, undo or redo changed: redraw these and nothing else.
 
-    entry: Entry
-    pieces: frozenset[str]
-    places: frozenset[str]
-    counters: frozenset[str]
+    The sets are worked out on first use, so entries nobody looks at cost nothing.
+    """
+
+    __slots__ = ("entry", "_touched")
+
+    def __init__(self, entry: Entry) -> None:
+        self.entry = entry
+        self._touched: Touched | None = None
+
+    def _get(self) -> Touched:
+        if self._touched is None:
+            self._touched = touched_by(self.entry.command)
+        return self._touched
+
+    @property
+    def pieces(self) -> frozenset[str]:
+        return frozenset(self._get().pieces)
+
+    @property
+    def places(self) -> frozenset[str]:
+        return frozenset(self._get().places)
+
+    @property
+    def counters(self) -> frozenset[str]:
+        return frozenset(self._get().counters)
 
     @property
     def seq(self) -> int:
@@ -131,7 +147,7 @@ class Table:
         self.policy = policy if policy is not None else Policy(Mode.ADVISORY)
         self.entries: list[Entry] = []
         self.checkpoint_every = checkpoint_every
-        self.checkpoints: dict[int, dict[str, Any]] = {0: self.state.to_dict()}
+        self.checkpoints: dict[int, dict[str, Any]] = {0: self._snapshot()}
         self._undo: list[int] = []
         self._redo: list[int] = []
         self._listeners: list[Callable[[Change], None]] = []
@@ -148,6 +164,11 @@ class Table:
     def attach_writer(self, writer: Any) -> None:
         """A writer gets ``write_entry(entry)`` and ``write_checkpoint(seq, state_dict, table)``."""
         self._writers.append(writer)
+
+    def detach_writer(self, writer: Any) -> None:
+        """Stop writing entries to ``writer`` (its file was closed); the table plays on in memory."""
+        if writer in self._writers:
+            self._writers.remove(writer)
 
     # ---- the pipeline ----------------------------------------------------
     @property
@@ -196,16 +217,17 @@ class Table:
             writer.write_entry(entry)
         if entry.seq % self.checkpoint_every == 0:
             self._checkpoint()
-        touched = touched_by(entry.command)
-        change = Change(
-            entry, frozenset(touched.pieces), frozenset(touched.places), frozenset(touched.counters)
-        )
+        change = Change(entry)
         for listener in list(self._listeners):
             listener(change)
         return change
 
+    def _snapshot(self) -> dict[str, Any]:
+        """The state as plain data of its own (``to_dict`` copies what commands change in place)."""
+        return self.state.to_dict()
+
     def _checkpoint(self) -> None:
-        snapshot = self.state.to_dict()
+        snapshot = self._snapshot()
         self.checkpoints[self.seq] = snapshot
         for writer in self._writers:
             writer.write_checkpoint(self.seq, snapshot, self)
@@ -270,15 +292,25 @@ class Table:
             if not die_faces:
                 raise CommandError(f"{die.id!r} is not a die (it has no faces)")
             faces.append(die_faces)
-        new, forced = self.random.faces(faces)
-        command = Roll(tuple(dice), tuple(p.value for p in pieces), new, forced)
-        return self.submit(command, actor, **submit_options)
+        mark = self.random.mark()
+        try:
+            new, forced = self.random.faces(faces)
+            command = Roll(tuple(dice), tuple(p.value for p in pieces), new, forced)
+            return self.submit(command, actor, **submit_options)
+        except BaseException:
+            self.random.restore(mark)  # a refused roll uses up no chance and no forced face
+            raise
 
     def shuffle(self, place_id: str, actor: str, **submit_options: Any) -> Change:
         """Shuffle a place: the randomizer proposes the order and the Shuffle records it."""
         old = tuple(self.state.place(place_id).contents)
-        new, forced = self.random.order(old)
-        return self.submit(Shuffle(place_id, old, new, forced), actor, **submit_options)
+        mark = self.random.mark()
+        try:
+            new, forced = self.random.order(old)
+            return self.submit(Shuffle(place_id, old, new, forced), actor, **submit_options)
+        except BaseException:
+            self.random.restore(mark)
+            raise
 
     # ---- replay ----------------------------------------------------------
     def replay(self, entry: Entry) -> Change:
@@ -298,6 +330,10 @@ class Table:
             entry.command.apply(self.state)
         except CommandError as exc:
             raise FormatError(f"entry {entry.seq} does not fit the table: {exc}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            raise FormatError(
+                f"entry {entry.seq} is malformed ({type(exc).__name__}: {exc})"
+            ) from None
         if entry.kind == "do":
             self._undo.append(entry.seq)
             self._redo.clear()
@@ -315,6 +351,13 @@ class Table:
         """Set the undo and redo stacks (when a table resumes from a checkpoint)."""
         if any(not 1 <= s <= self.seq for s in (*undo, *redo)):
             raise FormatError("a checkpoint's undo or redo stack names entries that do not exist")
+        # both stacks hold the seqs of distinct 'do' entries (setup, undo, redo are never undone)
+        if len({*undo, *redo}) != len(undo) + len(redo) or any(
+            self.entries[s - 1].kind != "do" for s in (*undo, *redo)
+        ):
+            raise FormatError(
+                "a checkpoint's undo or redo stack names entries that cannot be undone"
+            )
         self._undo = list(undo)
         self._redo = list(redo)
 

@@ -133,6 +133,9 @@ class LogContents:
     lines: dict[int, int] = field(default_factory=dict)  # seq -> line number
 
 
+_DECODER = json.JSONDecoder()
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -164,43 +167,37 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     if not data.strip():
         raise LogError(path, None, "the file is empty, not a game log")
 
-    raw_lines = data.split(b"\n")
-    complete = data.endswith(b"\n")
+    lines = data.split(b"\n")
+    complete = lines[-1] == b""
+    if complete:
+        lines.pop()
+    good_length = len(data)
     warnings: list[str] = []
     records: list[tuple[int, dict[str, Any]]] = []
-    good_length = 0
-    offset = 0
-    last_index = len(raw_lines) - 1
-    for i, raw in enumerate(raw_lines):
-        number = i + 1
-        is_tail = i == last_index
-        offset_after = offset + len(raw) + (0 if is_tail else 1)
-        if is_tail and not raw:
-            break
-        if not raw.strip():
-            offset = offset_after
-            good_length = offset
-            continue
+    decode = _DECODER.decode
+    last = len(lines)
+    for number, raw in enumerate(lines, start=1):
         try:
-            record = json.loads(raw)
-            if not isinstance(record, dict):
-                raise ValueError("not an object")
+            record = decode(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
-            if is_tail and not complete:
+            if not raw.strip():
+                continue  # a blank line
+            if number == last and not complete:
                 warnings.append(
                     f"{path}, line {number}: the last line was cut short (the program stopped while "
                     "writing it) and has been left out"
                 )
+                good_length = len(data) - len(raw)
                 break
             reason = (
-                "it is not valid JSON"
-                if not isinstance(exc, ValueError) or "object" not in str(exc)
-                else "it is not a JSON object"
+                "it is not UTF-8 text"
+                if isinstance(exc, UnicodeDecodeError)
+                else "it is not valid JSON"
             )
             raise LogError(path, number, reason) from None
+        if type(record) is not dict:
+            raise LogError(path, number, "it is not a JSON object")
         records.append((number, record))
-        offset = offset_after
-        good_length = offset
     if not records:
         raise LogError(path, 1, "there is no header line")
 
@@ -252,7 +249,12 @@ def _parse_checkpoint(path: Path, number: int, record: dict[str, Any], after: in
     if not isinstance(digest, str) or not isinstance(state, dict):
         raise LogError(path, number, "a checkpoint needs a text 'hash' and an object 'state'")
     draws, undo, redo = record.get("draws", 0), record.get("undo", []), record.get("redo", [])
-    if not isinstance(draws, int) or not isinstance(undo, list) or not isinstance(redo, list):
+    if (
+        type(draws) is not int
+        or not isinstance(undo, list)
+        or not isinstance(redo, list)
+        or any(type(s) is not int for s in (*undo, *redo))
+    ):
         raise LogError(path, number, "a checkpoint's 'draws', 'undo' and 'redo' are malformed")
     return Checkpoint(seq, digest, state, draws, undo, redo, number)
 
@@ -286,6 +288,14 @@ class LogWriter:
             handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the game runs
             if os.path.getsize(path) != good_length:
                 handle.truncate(good_length)
+            if good_length:
+                # a last line may be whole but lack its newline (the program stopped just
+                # before writing it): end it, or the next line would be glued onto it
+                with open(path, "rb") as check:
+                    check.seek(good_length - 1)
+                    if check.read(1) != b"\n":
+                        handle.write("\n")
+                        handle.flush()
         except OSError as exc:
             raise LogError(
                 path, None, f"cannot be written to ({exc.strerror}); open it read-only"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tabletop.core import Command, Entry, FormatError, Policy, Table, TableState
@@ -20,6 +22,18 @@ from .logfile import (
     read_log,
     write_log,
 )
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Reading a log makes many small objects and no cycles: the cycle collector only slows it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class _Collector:
@@ -60,14 +74,16 @@ class Game:
     def create(
         cls,
         header: Header,
-        setup: Iterable[Command] = (),
+        setup: Iterable[Command] | Callable[[Table], None] = (),
         path: str | os.PathLike[str] | None = None,
         *,
         checker: Checker | None = None,
         policy: Policy | None = None,
     ) -> Game:
-        """Start a new game: an empty table with the header's seats, then the setup commands.
+        """Start a new game: an empty table with the header's seats, then the setup.
 
+        ``setup`` is a list of commands, or a function that submits them to the
+        table it is given (as setup entries, with ``undoable=False``).
         Setup entries are logged like any other but cannot be undone. With a
         path, the log is created first (refusing to replace a file) and every
         entry is written as it is applied.
@@ -78,8 +94,11 @@ class Game:
             game._writer = LogWriter.create(path, header)
             table.attach_writer(game._writer)
         try:
-            for command in setup:
-                table.submit(command, "setup", undoable=False)
+            if callable(setup):
+                setup(table)
+            else:
+                for command in setup:
+                    table.submit(command, "setup", undoable=False)
         except Exception:
             game.close()
             if path is not None:
@@ -104,6 +123,18 @@ class Game:
         checkpoint whose own hash is right. Nothing is written unless the open
         succeeds.
         """
+        with _gc_paused():
+            return cls._open(path, writable, verify, checker, policy)
+
+    @classmethod
+    def _open(
+        cls,
+        path: str | os.PathLike[str],
+        writable: bool,
+        verify: bool,
+        checker: Checker | None,
+        policy: Policy | None,
+    ) -> Game:
         contents = read_log(path)
         table = Table(
             TableState(contents.header.seats),
@@ -123,6 +154,7 @@ class Game:
 
     def close(self) -> None:
         if self._writer is not None:
+            self.table.detach_writer(self._writer)
             self._writer.close()
             self._writer = None
 
@@ -175,7 +207,12 @@ def _replay_all(table: Table, contents: LogContents) -> None:
         cp = checkpoints.get(entry.seq)
         if cp is not None:
             snapshot = table.checkpoints.get(entry.seq) or table.state.to_dict()
-            if digest_of(snapshot) != cp.digest:
+            if (
+                digest_of(snapshot) != cp.digest
+                or snapshot != cp.state
+                or list(table.undo_stack) != cp.undo
+                or list(table.redo_stack) != cp.redo
+            ):
                 raise LogError(
                     contents.path,
                     cp.line,
@@ -201,9 +238,16 @@ def _resume(table: Table, contents: LogContents) -> None:
     table.entries = list(contents.entries[: good.seq])
     table.checkpoints = {0: TableState(contents.header.seats).to_dict()}
     table.checkpoints.update(
-        {cp.seq: cp.state for cp in contents.checkpoints if cp.seq <= good.seq}
+        {
+            cp.seq: cp.state
+            for cp in contents.checkpoints
+            if cp.seq <= good.seq and (cp is good or digest_of(cp.state) == cp.digest)
+        }
     )
-    table.restore_stacks(good.undo, good.redo)
+    try:
+        table.restore_stacks(good.undo, good.redo)
+    except FormatError as exc:
+        raise LogError(contents.path, good.line, str(exc)) from None
     table.random.draws = good.draws
     for entry in contents.entries[good.seq :]:
         try:
