@@ -1,0 +1,66 @@
+"""Where modules live: ``resources/<game>/`` beside the packages, or any folder named by path."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .manifest import Module, load_module
+from .problems import ModuleError, Problem
+
+DEFAULT_MODULE = "proto"
+
+
+def resources_dir() -> Path:
+    """The resources folder (TABLETOP_RESOURCES overrides it)."""
+    override = os.environ.get("TABLETOP_RESOURCES")
+    if override:
+        return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)  # a frozen (PyInstaller) build
+    if bundle:
+        return Path(bundle) / "resources"
+    return Path(__file__).resolve().parent.parent.parent / "resources"
+
+
+def module_ids() -> list[str]:
+    """The ids of the modules in the resources folder."""
+    root = resources_dir()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "module.toml").is_file())
+
+
+def default_module() -> str:
+    """Greenland once its module is there, the prototyping module until then."""
+    ids = module_ids()
+    return "greenland" if "greenland" in ids else DEFAULT_MODULE
+
+
+_cache: dict[Path, tuple[float, Module]] = {}
+
+
+def find_module(name: str) -> Module:
+    """Load a module by id (from resources/) or by the path of its folder (or of its module.toml)."""
+    candidate = Path(name)
+    if candidate.name == "module.toml":
+        candidate = candidate.parent
+    if (candidate / "module.toml").is_file() and (
+        os.sep in name or name.startswith(".") or not (resources_dir() / name).is_dir()
+    ):
+        folder = candidate
+    else:
+        folder = resources_dir() / name
+        if not (folder / "module.toml").is_file():
+            known = ", ".join(module_ids()) or "none found"
+            raise ModuleError(
+                [Problem(name, None, "", f"there is no such module (modules: {known})")]
+            )
+    folder = folder.resolve()
+    stamp = max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()), default=0.0)
+    cached = _cache.get(folder)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    module = load_module(folder)
+    _cache[folder] = (stamp, module)
+    return module

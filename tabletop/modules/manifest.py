@@ -1,0 +1,570 @@
+"""Module manifests: ``resources/<game>/module.toml``, read safely and checked field by field.
+
+A module names its seats, variants, piece kinds, decks (CSV), card templates,
+places (the table layout) and setup. Game code (a setup function, a summary
+for ``tabletop inspect``) is named by a dotted path into ``rules_assist`` and
+imported from the installed package; nothing in the data folder is executed.
+The manifest format is documented in docs/modules.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabletop.core import Seat
+from tabletop.core.boards import build_graph
+from tabletop.core.errors import FormatError
+from tabletop.core.places import KINDS as PLACE_KINDS
+from tabletop.core.places import SPOTTED_KINDS
+
+from .deck import COLUMN_TYPES, Column, Deck, read_deck
+from .problems import LineFinder, ModuleError, Problem
+
+SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
+_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
+_DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class KindDef:
+    """A kind of piece: what it looks like and what it is."""
+
+    id: str
+    shape: str
+    label: str = ""
+    size: tuple[float, float] = (20.0, 20.0)
+    colour: str = "seat"
+    faces: tuple[Any, ...] = ()
+    regions: tuple[str, ...] = ()
+    region_capacity: int | None = None
+    back: str = ""
+    template: str | None = None
+    props: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlaceDef:
+    """A place of the table layout; with ``per_seat`` one is made for each seat ({seat} in id and label)."""
+
+    id: str
+    kind: str
+    label: str = ""
+    per_seat: bool = False
+    capacity: int | None = None
+    spots: tuple[str, ...] = ()
+    board: dict[str, Any] | None = None
+    layout: dict[str, Any] = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict)
+
+    def spec_for(self, seat: Seat | None) -> dict[str, Any]:
+        """The core place spec, with {seat} filled in."""
+
+        def fill(text: str) -> str:
+            if seat is None:
+                return text
+            return text.replace("{seat}", seat.id).replace("{seat_name}", seat.name or seat.id)
+
+        spec: dict[str, Any] = {"id": fill(self.id), "kind": self.kind}
+        if self.label:
+            spec["label"] = fill(self.label)
+        if seat is not None:
+            spec["owner"] = seat.id
+        if self.capacity is not None:
+            spec["capacity"] = self.capacity
+        if self.spots:
+            spec["spots"] = list(self.spots)
+        if self.board is not None:
+            spec["board"] = self.board
+        layout = dict(self.layout)
+        if seat is not None and "seat_offset" in layout:
+            layout.pop("seat_offset")
+        if layout:
+            spec["layout"] = layout
+        if self.props:
+            spec["props"] = dict(self.props)
+        return spec
+
+
+@dataclass
+class Module:
+    """A loaded, checked game module."""
+
+    id: str
+    name: str
+    version: str
+    folder: Path
+    description: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    min_seats: int = 1
+    max_seats: int = 1
+    default_seats: int = 1
+    variants: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, KindDef] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
+    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    places: list[PlaceDef] = field(default_factory=list)
+    setup_steps: list[dict[str, Any]] = field(default_factory=list)
+    setup_path: str | None = None
+    summary_path: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def card(self, deck_id: str, card_id: str) -> dict[str, Any]:
+        return self.decks[deck_id].card(card_id)
+
+
+class _Reader:
+    """Reads typed fields out of parsed TOML, collecting a Problem for each wrong one."""
+
+    def __init__(self, file: str, finder: LineFinder) -> None:
+        self.file = file
+        self.finder = finder
+        self.problems: list[Problem] = []
+        self.failed_decks: set[str] = set()
+        self.failed_places: set[str] = set()
+
+    def fail(self, path: tuple, message: str) -> None:
+        self.problems.append(
+            Problem(self.file, self.finder.line(*path), _field_name(path), message)
+        )
+
+    def get(
+        self,
+        table: dict[str, Any],
+        path: tuple,
+        key: str,
+        kind: type | tuple,
+        *,
+        required: bool = False,
+        default: Any = None,
+    ) -> Any:
+        if key not in table:
+            if required:
+                self.fail(path, f"the field '{key}' is missing")
+            return default
+        value = table[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        ok = False if isinstance(value, bool) and bool not in kinds else isinstance(value, kinds)
+        if not ok:
+            self.fail((*path, key), f"must be {_type_name(kinds)}, not {_show(value)}")
+            return default
+        return value
+
+    def unknown(self, table: dict[str, Any], path: tuple, allowed: set[str]) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(
+                    (*path, key),
+                    f"is not a field here (known fields: {', '.join(sorted(allowed))})",
+                )
+
+
+def _field_name(path: tuple) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part + 1}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _type_name(kinds: tuple) -> str:
+    names = {
+        str: "text",
+        int: "a whole number",
+        float: "a number",
+        bool: "true or false",
+        list: "a list",
+        dict: "a table",
+    }
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def load_module(folder: str | Path) -> Module:
+    """Load and check ``folder/module.toml`` with its decks. Raises ModuleError listing every problem."""
+    folder = Path(folder)
+    manifest = folder / "module.toml"
+    shown = str(manifest)
+    try:
+        text = manifest.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModuleError(
+            [Problem(shown, None, "", "no such file: a module folder needs a module.toml")]
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModuleError([Problem(shown, None, "", f"cannot be read ({exc})")]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line = int(match.group(1)) if match else None
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ModuleError([Problem(shown, line, "", f"is not valid TOML: {message}")]) from None
+    r = _Reader(shown, LineFinder(text))
+    module = _read(r, data, folder)
+    if r.problems:
+        raise ModuleError(r.problems)
+    return module
+
+
+def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
+    r.unknown(
+        data, (), {"module", "seats", "variants", "kinds", "decks", "templates", "places", "setup"}
+    )
+    head = r.get(data, (), "module", dict, required=True, default={})
+    path = ("module",)
+    r.unknown(
+        head,
+        path,
+        {
+            "id",
+            "name",
+            "version",
+            "description",
+            "setup",
+            "summary",
+            "min_seats",
+            "max_seats",
+            "default_seats",
+        },
+    )
+    module = Module(
+        id=r.get(head, path, "id", str, required=True, default=""),
+        name=r.get(head, path, "name", str, required=True, default=""),
+        version=r.get(head, path, "version", str, required=True, default=""),
+        folder=folder,
+        description=r.get(head, path, "description", str, default=""),
+        raw=data,
+    )
+    if module.id and not re.fullmatch(r"[a-z0-9_\-]+", module.id):
+        r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
+    for key in ("setup", "summary"):
+        dotted = r.get(head, path, key, str)
+        if dotted is not None and not _DOTTED.match(dotted):
+            r.fail(
+                (*path, key),
+                "must name a function in the rules_assist package, as 'rules_assist.game.module:function'",
+            )
+            dotted = None
+        setattr(module, f"{key}_path", dotted)
+
+    _read_seats(r, data, head, module)
+    _read_variants(r, data, module)
+    _read_kinds(r, data, module)
+    _read_templates(r, data, module)
+    _read_decks(r, data, module, folder)
+    _read_places(r, data, module)
+    _read_setup(r, data, module)
+    return module
+
+
+def _read_seats(r: _Reader, data: dict[str, Any], head: dict[str, Any], module: Module) -> None:
+    seats = r.get(data, (), "seats", list, required=True, default=[])
+    ids: set[str] = set()
+    for i, seat in enumerate(seats):
+        path = ("seats", i)
+        if not isinstance(seat, dict):
+            r.fail(path, "each seat must be a table with id, name and colour")
+            continue
+        r.unknown(seat, path, {"id", "name", "colour"})
+        sid = r.get(seat, path, "id", str, required=True, default="")
+        colour = r.get(seat, path, "colour", str, default="#888888")
+        if not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+            r.fail((*path, "colour"), f"must be a colour like '#c0392b', not {_show(colour)}")
+        if sid in ids:
+            r.fail((*path, "id"), f"the seat {sid!r} is named twice")
+        ids.add(sid)
+        module.seats.append(Seat(sid, r.get(seat, path, "name", str, default=sid), colour))
+    n = len(module.seats)
+    path = ("module",)
+    module.min_seats = r.get(head, path, "min_seats", int, default=1)
+    module.max_seats = r.get(head, path, "max_seats", int, default=max(n, 1))
+    module.default_seats = r.get(head, path, "default_seats", int, default=module.max_seats)
+    if n and not 1 <= module.min_seats <= module.default_seats <= module.max_seats <= n:
+        r.fail(
+            (*path, "min_seats"),
+            f"need 1 <= min_seats <= default_seats <= max_seats <= {n} (the seats listed)",
+        )
+
+
+def _read_variants(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    for i, variant in enumerate(r.get(data, (), "variants", list, default=[])):
+        path = ("variants", i)
+        if not isinstance(variant, dict):
+            r.fail(path, "each variant must be a table with id and name")
+            continue
+        r.unknown(variant, path, {"id", "name", "description"})
+        vid = r.get(variant, path, "id", str, required=True, default="")
+        module.variants[vid] = r.get(variant, path, "name", str, default=vid)
+
+
+def _read_kinds(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    allowed = {
+        "id",
+        "shape",
+        "label",
+        "size",
+        "colour",
+        "faces",
+        "regions",
+        "region_capacity",
+        "back",
+        "template",
+        "props",
+    }
+    for i, kind in enumerate(r.get(data, (), "kinds", list, required=True, default=[])):
+        path = ("kinds", i)
+        if not isinstance(kind, dict):
+            r.fail(path, "each kind must be a table")
+            continue
+        r.unknown(kind, path, allowed)
+        kid = r.get(kind, path, "id", str, required=True, default="")
+        shape = r.get(kind, path, "shape", str, required=True, default="token")
+        if shape not in SHAPES:
+            r.fail((*path, "shape"), f"must be one of {', '.join(SHAPES)}, not {_show(shape)}")
+        size = r.get(kind, path, "size", list, default=[20, 20])
+        if len(size) != 2 or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in size
+        ):
+            r.fail((*path, "size"), "must be [width, height] in millimetres")
+            size = [20, 20]
+        faces = r.get(kind, path, "faces", list, default=[])
+        if shape == "die" and len(faces) < 2:
+            r.fail((*path, "faces"), "a die needs a list of at least two faces")
+        regions = r.get(kind, path, "regions", list, default=[])
+        if not all(isinstance(x, str) for x in regions) or len(set(regions)) != len(regions):
+            r.fail((*path, "regions"), "must be a list of distinct names")
+            regions = []
+        if kid in module.kinds:
+            r.fail((*path, "id"), f"the kind {kid!r} is defined twice")
+        module.kinds[kid] = KindDef(
+            id=kid,
+            shape=shape,
+            label=r.get(kind, path, "label", str, default=kid),
+            size=(float(size[0]), float(size[1])),
+            colour=r.get(kind, path, "colour", str, default="seat"),
+            faces=tuple(faces),
+            regions=tuple(regions),
+            region_capacity=r.get(kind, path, "region_capacity", int),
+            back=r.get(kind, path, "back", str, default=""),
+            template=r.get(kind, path, "template", str),
+            props=r.get(kind, path, "props", dict, default={}),
+        )
+
+
+def _read_templates(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    for i, template in enumerate(r.get(data, (), "templates", list, default=[])):
+        path = ("templates", i)
+        if not isinstance(template, dict):
+            r.fail(path, "each template must be a table")
+            continue
+        tid = r.get(template, path, "id", str, required=True, default="")
+        for key, value in template.items():
+            if key != "id" and not isinstance(value, str | list | int | float | dict):
+                r.fail((*path, key), "must be a column name, a list of column names or a setting")
+        module.templates[tid] = dict(template)
+
+
+def _read_decks(r: _Reader, data: dict[str, Any], module: Module, folder: Path) -> None:
+    card_ids: dict[str, str] = {}
+    for i, deck in enumerate(r.get(data, (), "decks", list, default=[])):
+        path = ("decks", i)
+        if not isinstance(deck, dict):
+            r.fail(path, "each deck must be a table")
+            continue
+        r.unknown(deck, path, {"id", "file", "kind", "template", "columns"})
+        did = r.get(deck, path, "id", str, required=True, default="")
+        file = r.get(deck, path, "file", str, required=True, default="")
+        kind = r.get(deck, path, "kind", str, required=True, default="")
+        template = r.get(deck, path, "template", str)
+        if kind and kind not in module.kinds:
+            r.fail((*path, "kind"), f"names no kind of this module ({_show(kind)})")
+        elif kind and module.kinds[kind].shape != "card":
+            r.fail(
+                (*path, "kind"), f"the kind {kind!r} is a {module.kinds[kind].shape}, not a card"
+            )
+        if template is not None and template not in module.templates:
+            r.fail((*path, "template"), f"names no template of this module ({_show(template)})")
+        columns = _read_columns(
+            r, r.get(deck, path, "columns", dict, default={}), (*path, "columns")
+        )
+        if not file:
+            continue
+        target = (folder / file).resolve()
+        if folder.resolve() not in target.parents:
+            r.fail((*path, "file"), "must be a path inside the module folder")
+            r.failed_decks.add(did)
+            continue
+        loaded, problems = read_deck(did, target, str(folder / file), columns, kind, template)
+        r.problems.extend(problems)
+        if loaded is None:
+            r.failed_decks.add(did)
+            continue
+        for card in loaded.cards:
+            other = card_ids.get(card["id"])
+            if other is not None:
+                r.fail((*path, "file"), f"the card id {card['id']!r} is used by deck {other!r} too")
+            card_ids[card["id"]] = did
+        module.decks[did] = loaded
+
+
+def _read_columns(r: _Reader, table: dict[str, Any], path: tuple) -> list[Column]:
+    columns: list[Column] = []
+    for name, spec in table.items():
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, dict):
+            r.fail((*path, name), "must be a type name or a table with 'type'")
+            continue
+        r.unknown(spec, (*path, name), {"type", "required", "min", "max", "choices", "default"})
+        ctype = spec.get("type", "text")
+        if ctype not in COLUMN_TYPES:
+            r.fail(
+                (*path, name),
+                f"the type must be one of {', '.join(COLUMN_TYPES)}, not {_show(ctype)}",
+            )
+            continue
+        choices = spec.get("choices", [])
+        if not isinstance(choices, list):
+            r.fail((*path, name), "'choices' must be a list")
+            choices = []
+        columns.append(
+            Column(
+                name,
+                ctype,
+                bool(spec.get("required", name == "id")),
+                spec.get("min"),
+                spec.get("max"),
+                tuple(str(c) for c in choices),
+                spec.get("default"),
+            )
+        )
+    return columns
+
+
+def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    allowed = {"id", "kind", "label", "per_seat", "capacity", "spots", "board", "layout", "props"}
+    ids: set[str] = set()
+    for i, place in enumerate(r.get(data, (), "places", list, required=True, default=[])):
+        path = ("places", i)
+        if not isinstance(place, dict):
+            r.fail(path, "each place must be a table")
+            continue
+        r.unknown(place, path, allowed)
+        pid = r.get(place, path, "id", str, required=True, default="")
+        kind = r.get(place, path, "kind", str, required=True, default="bowl")
+        per_seat = r.get(place, path, "per_seat", bool, default=False)
+        if kind not in PLACE_KINDS or kind == "regions":
+            r.failed_places.add(pid)
+            r.fail(
+                (*path, "kind"),
+                f"must be one of {', '.join(k for k in PLACE_KINDS if k != 'regions')}, not {_show(kind)}",
+            )
+            continue
+        if per_seat and "{seat}" not in pid:
+            r.fail((*path, "id"), "a per-seat place needs {seat} in its id, e.g. 'hand_{seat}'")
+        if pid in ids:
+            r.fail((*path, "id"), f"the place {pid!r} is defined twice")
+        ids.add(pid)
+        spots = r.get(place, path, "spots", list, default=[])
+        board = r.get(place, path, "board", dict)
+        if kind == "slots" and not spots:
+            r.fail((*path, "spots"), "a slots place needs a list of slot names")
+        if spots and kind not in SPOTTED_KINDS:
+            r.fail((*path, "spots"), f"a {kind} place has no spots")
+        if kind == "board":
+            if board is None:
+                r.fail(
+                    (*path, "board"),
+                    "a board place needs a board table (shape = 'hex', 'grid' or 'graph')",
+                )
+            else:
+                try:
+                    build_graph(board)
+                except FormatError as exc:
+                    r.fail((*path, "board"), str(exc).removeprefix("board spec: "))
+        layout = r.get(place, path, "layout", dict, default={})
+        for key in ("x", "y", "w", "h"):
+            if key in layout and (
+                not isinstance(layout[key], int | float) or isinstance(layout[key], bool)
+            ):
+                r.fail((*path, "layout", key), f"must be a number, not {_show(layout[key])}")
+        module.places.append(
+            PlaceDef(
+                id=pid,
+                kind=kind,
+                label=r.get(place, path, "label", str, default=""),
+                per_seat=per_seat,
+                capacity=r.get(place, path, "capacity", int),
+                spots=tuple(str(s) for s in spots),
+                board=board,
+                layout=layout,
+                props=r.get(place, path, "props", dict, default={}),
+            )
+        )
+
+
+def place_ids(module: Module) -> set[str]:
+    """Every place id pattern of the layout ({seat} left in)."""
+    return {p.id for p in module.places}
+
+
+def _read_setup(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    places = place_ids(module) | r.failed_places
+    fields = {
+        "deck": ({"deck", "place"}, {"face_up", "shuffle", "spot"}),
+        "pieces": (
+            {"kind", "place", "count"},
+            {"spot", "face_up", "value", "id", "owner", "x", "y"},
+        ),
+        "piece": ({"kind", "place", "id"}, {"spot", "face_up", "value", "owner", "x", "y"}),
+        "deal": ({"from", "to", "count"}, {"face_up"}),
+        "fill": ({"from", "to"}, {"face_up"}),
+        "shuffle": ({"place"}, set()),
+        "counter": ({"name", "value"}, set()),
+        "flip": ({"place"}, {"count", "face_up"}),
+    }
+    for i, step in enumerate(r.get(data, (), "setup", list, default=[])):
+        path = ("setup", i)
+        if not isinstance(step, dict):
+            r.fail(path, "each setup step must be a table with 'do'")
+            continue
+        do = step.get("do")
+        if do not in fields:
+            r.fail((*path, "do"), f"must be one of {', '.join(fields)}, not {_show(do)}")
+            continue
+        required, optional = fields[do]
+        r.unknown(step, path, required | optional | {"do", "per_seat", "variant", "unless_variant"})
+        for key in sorted(required):
+            if key not in step:
+                r.fail(path, f"a '{do}' step needs '{key}'")
+        for key in ("place", "from", "to"):
+            if key in step and step[key] not in places:
+                r.fail((*path, key), f"names no place of the layout ({_show(step[key])})")
+        if (
+            "deck" in step
+            and step["deck"] not in module.decks
+            and step["deck"] not in r.failed_decks
+        ):
+            r.fail((*path, "deck"), f"names no deck of this module ({_show(step['deck'])})")
+        if "kind" in step and step["kind"] not in module.kinds:
+            r.fail((*path, "kind"), f"names no kind of this module ({_show(step['kind'])})")
+        if "count" in step and (
+            not isinstance(step["count"], int)
+            or isinstance(step["count"], bool)
+            or step["count"] < 0
+        ):
+            r.fail((*path, "count"), f"must be a whole number, not {_show(step['count'])}")
+        for key in ("variant", "unless_variant"):
+            if key in step and step[key] not in module.variants:
+                r.fail((*path, key), f"names no variant of this module ({_show(step[key])})")
+        module.setup_steps.append(dict(step))

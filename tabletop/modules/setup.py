@@ -1,0 +1,321 @@
+"""Setting a new game up from a module: seats, the table layout, then the setup steps.
+
+Every change goes through the table as a setup entry (logged, not undoable),
+so the log of a new game shows how it was set up, shuffles included.
+A module either lists declarative ``[[setup]]`` steps or names a setup
+function in ``rules_assist`` that receives a SetupContext.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tabletop.core import Command, Compound, Flip, Seat, Table, TableError, actions
+from tabletop.core.commands import AddPiece, AddPlace, Where
+from tabletop.persist import Game, Header
+
+from .manifest import Module
+from .problems import ModuleError, Problem
+
+
+class SetupError(TableError):
+    pass
+
+
+def resolve_seats(module: Module, seats: str | int | Sequence[str] | None) -> list[Seat]:
+    """The seats of a new game, from a count ("3"), a list of seat ids ("red,green") or None (the default).
+
+    A seat may be given a player's name: "red=Ann,green=Bo".
+    """
+    if seats is None:
+        chosen = module.seats[: module.default_seats]
+    elif isinstance(seats, int) or (isinstance(seats, str) and seats.strip().isdigit()):
+        n = int(seats)
+        if not module.min_seats <= n <= module.max_seats:
+            raise SetupError(
+                f"{module.name} seats {module.min_seats} to {module.max_seats} players, not {n}"
+            )
+        chosen = module.seats[:n]
+    else:
+        items = [
+            s.strip() for s in (seats.split(",") if isinstance(seats, str) else seats) if s.strip()
+        ]
+        known = {s.id: s for s in module.seats}
+        chosen = []
+        for item in items:
+            sid, _, name = item.partition("=")
+            if sid not in known:
+                raise SetupError(
+                    f"{module.name} has no seat {sid!r} (its seats: {', '.join(known)})"
+                )
+            if any(c.id == sid for c in chosen):
+                raise SetupError(f"the seat {sid!r} is named twice")
+            base = known[sid]
+            chosen.append(Seat(sid, name.strip() or base.name, base.colour))
+        if not module.min_seats <= len(chosen) <= module.max_seats:
+            raise SetupError(
+                f"{module.name} seats {module.min_seats} to {module.max_seats} players, not {len(chosen)}"
+            )
+    return list(chosen)
+
+
+class SetupContext:
+    """What a setup function works with: the module, the seats, the variant and the table."""
+
+    def __init__(self, module: Module, table: Table, seats: list[Seat], variant: str) -> None:
+        self.module = module
+        self.table = table
+        self.seats = seats
+        self.variant = variant
+
+    @property
+    def state(self):  # noqa: ANN201 - a TableState
+        return self.table.state
+
+    def submit(self, command: Command) -> None:
+        self.table.submit(command, "setup", undoable=False)
+
+    def open_places(self) -> None:
+        """Lay out the table: every place of the manifest, one per seat where asked."""
+        steps: list[Command] = []
+        for place in self.module.places:
+            for seat in self.seats if place.per_seat else [None]:
+                steps.append(AddPlace(place.spec_for(seat)))
+        self.submit(Compound("lay out the table", tuple(steps)))
+
+    def piece_commands(
+        self,
+        kind_id: str,
+        pid: str,
+        place: str,
+        *,
+        spot: str | None = None,
+        owner: str | None = None,
+        face_up: bool = True,
+        value: Any = None,
+        props: dict[str, Any] | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        index: int | None = None,
+    ) -> list[Command]:
+        """The commands that add one piece (and the regions its kind carries)."""
+        kind = self.module.kinds[kind_id]
+        record: dict[str, Any] = {"id": pid, "kind": kind_id}
+        if owner is not None:
+            record["owner"] = owner
+        if not face_up:
+            record["face_up"] = False
+        all_props = dict(kind.props)
+        if kind.faces:
+            all_props["faces"] = list(kind.faces)
+            if value is None:
+                value = kind.faces[0]
+        all_props.update(props or {})
+        if value is not None:
+            record["value"] = value
+        if all_props:
+            record["props"] = all_props
+        if index is None:
+            index = len(self.state.place(place).contents)
+        commands: list[Command] = [AddPiece(record, Where(place, index, spot, x, y))]
+        if kind.regions:
+            spec: dict[str, Any] = {
+                "id": pid,
+                "kind": "regions",
+                "parent": pid,
+                "spots": list(kind.regions),
+            }
+            if kind.region_capacity is not None:
+                spec["capacity"] = kind.region_capacity
+            commands.append(AddPlace(spec))
+        return commands
+
+    def fill(self, text: str, seat: Seat | None) -> str:
+        return (
+            text
+            if seat is None
+            else text.replace("{seat}", seat.id).replace("{seat_name}", seat.name)
+        )
+
+    def run_steps(self, steps: list[dict[str, Any]] | None = None) -> None:
+        """Run declarative setup steps (the manifest's by default)."""
+        for step in self.module.setup_steps if steps is None else steps:
+            if "variant" in step and step["variant"] != self.variant:
+                continue
+            if "unless_variant" in step and step["unless_variant"] == self.variant:
+                continue
+            for seat in self.seats if step.get("per_seat") else [None]:
+                self._run_step(step, seat)
+
+    def _run_step(self, step: dict[str, Any], seat: Seat | None) -> None:
+        do = step["do"]
+        if do == "deck":
+            deck = self.module.decks[step["deck"]]
+            place = self.fill(step["place"], seat)
+            face_up = bool(step.get("face_up", False))
+            start = len(self.state.place(place).contents)
+            commands: list[Command] = []
+            for i, card in enumerate(deck.cards):
+                commands += self.piece_commands(
+                    deck.kind,
+                    card["id"],
+                    place,
+                    spot=step.get("spot"),
+                    face_up=face_up,
+                    props={"deck": deck.id, "card": card["id"]},
+                    index=start + i,
+                )
+            self.submit(Compound(f"put the {deck.id} deck in {place}", tuple(commands)))
+            if step.get("shuffle"):
+                self.table.shuffle(place, "setup", undoable=False)
+        elif do in ("pieces", "piece"):
+            place = self.fill(step["place"], seat)
+            kind = step["kind"]
+            count = step.get("count", 1) if do == "pieces" else 1
+            owner = (
+                self.fill(step["owner"], seat) if "owner" in step else (seat.id if seat else None)
+            )
+            pattern = step.get("id", "{kind}-{seat}-{n}" if seat else "{kind}-{n}")
+            commands = []
+            start = len(self.state.place(place).contents)
+            for n in range(1, count + 1):
+                pid = self.fill(pattern, seat).replace("{kind}", kind).replace("{n}", str(n))
+                commands += self.piece_commands(
+                    kind,
+                    pid,
+                    place,
+                    spot=step.get("spot"),
+                    owner=owner,
+                    face_up=bool(step.get("face_up", True)),
+                    value=step.get("value"),
+                    x=step.get("x"),
+                    y=step.get("y"),
+                    index=start + n - 1,
+                )
+            self.submit(Compound(f"put {count} {kind} in {place}", tuple(commands)))
+        elif do == "deal":
+            source = self.fill(step["from"], seat)
+            target = self.fill(step["to"], seat)
+            command = actions.draw(self.state, source, target, step["count"])
+            if "face_up" in step:
+                command = Compound(
+                    command.label,
+                    command.commands
+                    + tuple(
+                        Flip(c.piece, self.state.piece(c.piece).face_up, bool(step["face_up"]))
+                        for c in command.commands
+                        if self.state.piece(c.piece).face_up != bool(step["face_up"])
+                    ),
+                )
+            self.submit(command)
+        elif do == "fill":
+            self._fill(
+                self.fill(step["from"], seat),
+                self.fill(step["to"], seat),
+                bool(step.get("face_up", True)),
+            )
+        elif do == "shuffle":
+            self.table.shuffle(self.fill(step["place"], seat), "setup", undoable=False)
+        elif do == "counter":
+            self.submit(actions.set_counter(self.state, step["name"], step["value"]))
+        elif do == "flip":
+            place = self.fill(step["place"], seat)
+            contents = self.state.place(place).contents
+            chosen = contents[-step.get("count", len(contents)) :] if contents else []
+            face_up = bool(step.get("face_up", True))
+            flips = [
+                actions.flip(self.state, pid, face_up)
+                for pid in chosen
+                if self.state.piece(pid).face_up != face_up
+            ]
+            if flips:
+                self.submit(Compound(f"turn {len(flips)} in {place}", tuple(flips)))
+
+    def _fill(self, source: str, target: str, face_up: bool) -> None:
+        """Draw one card into each spot of ``target`` that has room (a market of slots)."""
+        place = self.state.place(target)
+        builders = []
+        for spot in place.spots or (None,):
+            held = sum(1 for pid in place.contents if self.state.pieces[pid].spot == spot)
+            room = (place.capacity if place.capacity is not None else 1) - held
+            for _ in range(max(room, 0)):
+                builders.append(lambda s, spot=spot: _draw_one(s, source, target, spot, face_up))
+        if builders and len(self.state.place(source).contents) >= len(builders):
+            self.submit(
+                actions.build_sequence(self.state, f"fill {target} from {source}", builders)
+            )
+
+
+def _draw_one(state: Any, source: str, target: str, spot: str | None, face_up: bool) -> Command:
+    return actions.draw(state, source, target, 1, spot=spot, face_up=face_up)
+
+
+def import_function(dotted: str, what: str) -> Callable[..., Any]:
+    """Import ``rules_assist.pkg.mod:function``; only the installed rules_assist package is reached."""
+    module_name, _, name = dotted.partition(":")
+    if not module_name.startswith("rules_assist.") and module_name != "rules_assist":
+        raise ModuleError(
+            [Problem("module.toml", None, what, "must name a function in rules_assist")]
+        )
+    try:
+        function = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise ModuleError(
+            [Problem("module.toml", None, what, f"{dotted} cannot be found ({exc})")]
+        ) from None
+    if not callable(function):
+        raise ModuleError([Problem("module.toml", None, what, f"{dotted} is not a function")])
+    return function
+
+
+def header_for(module: Module, seats: list[Seat], variant: str, seed: int, notes: str) -> Header:
+    return Header(
+        module=module.id,
+        module_version=module.version,
+        seed=seed,
+        seats=seats,
+        variant=variant,
+        decks=[
+            {
+                "id": d.id,
+                "file": os.path.relpath(d.path, module.folder.resolve()).replace(os.sep, "/"),
+                "sha256": d.sha256,
+            }
+            for d in module.decks.values()
+        ],
+        notes=notes,
+    )
+
+
+def new_game(
+    module: Module,
+    *,
+    seats: str | int | Sequence[str] | None = None,
+    variant: str = "",
+    seed: int = 0,
+    notes: str = "",
+    path: str | os.PathLike[str] | None = None,
+    **game_options: Any,
+) -> Game:
+    """Set up a new game of a module; with a path, its log is written as it goes."""
+    chosen = resolve_seats(module, seats)
+    if variant and variant not in module.variants:
+        known = ", ".join(module.variants) or "none"
+        raise SetupError(f"{module.name} has no variant {variant!r} (its variants: {known})")
+    header = header_for(module, chosen, variant, seed, notes)
+    setup_function = (
+        import_function(module.setup_path, "module.setup") if module.setup_path else None
+    )
+
+    def setup(table: Table) -> None:
+        context = SetupContext(module, table, chosen, variant)
+        context.open_places()
+        if setup_function is not None:
+            setup_function(context)
+        else:
+            context.run_steps()
+
+    return Game.create(header, setup, path, **game_options)
