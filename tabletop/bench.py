@@ -1,0 +1,281 @@
+"""``tabletop bench``: figures for the table engine, measured on this machine.
+
+Each figure is a median over repeats, measured in one run. Nothing here is a
+test: the suite never asserts on time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tabletop.core import AddPiece, AddPlace, Compound, Seat, Table, Where, actions
+from tabletop.persist import Game, Header
+
+PIECES = 1000
+LOG_COMMANDS = 10_000
+
+
+def _setup_commands(pieces: int = PIECES) -> list[Any]:
+    """A 1,000-piece table: a free area, bowls, a deck, a hex board, dice."""
+    places = [
+        AddPlace({"id": "table", "kind": "area"}),
+        AddPlace({"id": "deck", "kind": "deck"}),
+        AddPlace({"id": "discard", "kind": "stack"}),
+        AddPlace({"id": "supply", "kind": "bowl"}),
+        AddPlace({"id": "map", "kind": "board", "board": {"shape": "hex", "cols": 10, "rows": 8}}),
+        AddPlace({"id": "tray", "kind": "area"}),
+    ] + [
+        AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
+        for s in ("red", "yellow", "green")
+    ]
+    adds: list[Any] = []
+    counts = {"table": 0, "deck": 0, "supply": 0, "tray": 0}
+    for i in range(pieces):
+        if i < 6:
+            record = {
+                "id": f"die-{i}",
+                "kind": "d6",
+                "value": 1,
+                "props": {"faces": [1, 2, 3, 4, 5, 6]},
+            }
+            place = "tray"
+        elif i < 300:
+            record = {
+                "id": f"card-{i}",
+                "kind": "card",
+                "face_up": False,
+                "props": {"deck": "cards", "card": f"c{i}"},
+            }
+            place = "deck"
+        elif i < 700:
+            record = {"id": f"cube-{i}", "kind": "cube", "owner": ("red", "yellow", "green")[i % 3]}
+            place = "supply"
+        else:
+            record = {"id": f"disk-{i}", "kind": "disk", "owner": ("red", "yellow", "green")[i % 3]}
+            place = "table"
+        xy = (
+            (float(i % 40) * 10, float(i // 40) * 10)
+            if place in ("table", "tray")
+            else (None, None)
+        )
+        adds.append(AddPiece(record, Where(place, counts[place], None, *xy)))
+        counts[place] += 1
+    return [
+        Compound("lay out the table", tuple(places)),
+        Compound("put out the pieces", tuple(adds)),
+    ]
+
+
+def _header() -> Header:
+    return Header("bench", seats=[Seat("red"), Seat("yellow"), Seat("green")], seed=7)
+
+
+def _random_command(table: Table, rng: random.Random) -> None:
+    """One random everyday move on the bench table, submitted."""
+    state = table.state
+    roll = rng.random()
+    if roll < 0.05 and table.can_undo:
+        table.undo("red")
+        return
+    if roll < 0.08 and table.can_redo:
+        table.redo("red")
+        return
+    if roll < 0.14:
+        table.roll([f"die-{n}" for n in rng.sample(range(6), rng.randint(1, 3))], "red")
+        return
+    pid = rng.choice(list(state.pieces))
+    if roll < 0.22:
+        table.submit(actions.flip(state, pid), "red")
+    elif roll < 0.28:
+        table.submit(actions.rotate(state, pid), "red")
+    else:
+        target = rng.choice(("table", "supply", "discard", "map", "hand_red", "deck"))
+        if target == "table":
+            command = actions.move(
+                state, pid, "table", x=rng.uniform(0, 400), y=rng.uniform(0, 300)
+            )
+        elif target == "map":
+            command = actions.move(state, pid, "map", spot=rng.choice(state.places["map"].spots))
+        else:
+            command = actions.move(state, pid, target)
+        table.submit(command, "red")
+
+
+def _median_us(samples: list[float]) -> float:
+    return round(statistics.median(samples) * 1e6, 2)
+
+
+def measure_apply_move(workdir: Path) -> dict[str, float]:
+    game = Game.create(_header(), _setup_commands(), workdir / "apply.jsonl")
+    table, state = game.table, game.table.state
+    rng = random.Random(1)
+    movable = [pid for pid in state.pieces if pid.startswith(("cube", "disk"))]
+    submit_times, built_times = [], []
+    for _ in range(5000):
+        pid = rng.choice(movable)
+        target = rng.choice(("table", "supply", "discard"))
+        t0 = time.perf_counter()
+        if target == "table":
+            command = actions.move(
+                state, pid, "table", x=rng.uniform(0, 400), y=rng.uniform(0, 300)
+            )
+        else:
+            command = actions.move(state, pid, target)
+        t1 = time.perf_counter()
+        table.submit(command, "red")
+        t2 = time.perf_counter()
+        submit_times.append(t2 - t1)
+        built_times.append(t2 - t0)
+    game.close()
+    return {
+        "apply_move_us": _median_us(submit_times),
+        "build_and_apply_move_us": _median_us(built_times),
+    }
+
+
+def measure_undo_redo(workdir: Path) -> dict[str, float]:
+    game = Game.create(_header(), _setup_commands(), workdir / "undo.jsonl")
+    table = game.table
+    cubes = [pid for pid in table.state.pieces if pid.startswith("cube")][:20]
+    compound = actions.move_many(table.state, cubes, "discard")
+    table.submit(compound, "red")
+    samples = []
+    for _ in range(500):
+        t0 = time.perf_counter()
+        table.undo("red")
+        table.redo("red")
+        samples.append(time.perf_counter() - t0)
+    game.close()
+    return {"undo_redo_compound_us": _median_us(samples)}
+
+
+def write_bench_log(path: Path, commands: int = LOG_COMMANDS, seed: int = 3) -> Game:
+    game = Game.create(_header(), _setup_commands(), path)
+    rng = random.Random(seed)
+    setup_entries = game.table.seq
+    while game.table.seq < setup_entries + commands:
+        _random_command(game.table, rng)
+    return game
+
+
+def _timed(function: Callable[[], Any], repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def measure_replay_and_jump(workdir: Path) -> dict[str, float]:
+    path = workdir / "replay.jsonl"
+    live = write_bench_log(path)
+    final_digest = live.table.state.digest()
+    live.close()
+    lines = path.read_bytes().split(b"\n")
+
+    def decode() -> None:
+        for line in path.read_bytes().split(b"\n"):
+            if line:
+                json.loads(line)
+
+    def rebuild() -> Game:
+        return Game.open(path, writable=False)
+
+    t_json = _timed(decode, 5)
+    t_full = _timed(rebuild, 5)
+    t_fast = _timed(lambda: Game.open(path, writable=False, verify=False), 5)
+    opened = rebuild()
+    if opened.table.state.digest() != final_digest:
+        raise RuntimeError("the rebuilt table differs from the live one")
+    table = opened.table
+    rng = random.Random(5)
+    jumps = []
+    for _ in range(60):
+        n = rng.randint(0, table.seq)
+        t0 = time.perf_counter()
+        table.state_at(n)
+        jumps.append(time.perf_counter() - t0)
+    return {
+        "replay_10k_vs_json_decode": round(t_full / t_json, 2),
+        "replay_10k_ms": round(t_full * 1e3, 1),
+        "resume_10k_from_checkpoint_ms": round(t_fast * 1e3, 1),
+        "json_decode_10k_ms": round(t_json * 1e3, 1),
+        "log_10k_lines": len([line for line in lines if line]),
+        "log_10k_mb": round(path.stat().st_size / 2**20, 2),
+        "jump_10k_ms": round(statistics.median(jumps) * 1e3, 2),
+        "jump_10k_max_ms": round(max(jumps) * 1e3, 2),
+    }
+
+
+_RSS_SCRIPT = """
+import sys
+def rss():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1]) / 1024
+base = rss()
+from tabletop.bench import _setup_commands, _header
+from tabletop.core import Table, TableState
+table = Table(TableState(_header().seats))
+for command in _setup_commands():
+    table.submit(command, 'setup', undoable=False)
+assert len(table.state.pieces) == 1000
+print(base, rss())
+"""
+
+
+def measure_rss() -> dict[str, float]:
+    if not Path("/proc/self/status").exists():
+        return {}
+    out = subprocess.run(
+        [sys.executable, "-c", _RSS_SCRIPT], capture_output=True, text=True, check=True
+    ).stdout
+    base, loaded = (float(v) for v in out.split())
+    return {"table_1000_rss_mb": round(loaded, 1), "python_baseline_rss_mb": round(base, 1)}
+
+
+def machine() -> dict[str, Any]:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": platform.system(),
+    }
+
+
+def run(progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure every figure; ``progress`` is told what is being measured."""
+    say = progress or (lambda _text: None)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
+        work = Path(tmp)
+        say("submitting moves on a 1,000-piece table")
+        results.update(measure_apply_move(work))
+        say("undoing and redoing a 20-command compound")
+        results.update(measure_undo_redo(work))
+        say("writing, replaying and jumping in a 10,000-command log")
+        results.update(measure_replay_and_jump(work))
+    say("measuring the memory of a 1,000-piece table")
+    results.update(measure_rss())
+    results["machine"] = machine()
+    return results

@@ -1,0 +1,292 @@
+"""The ``tabletop`` command: set games up, inspect them, read and branch their logs, measure.
+
+Every error a person can cause (a wrong argument, a missing or broken file)
+is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from tabletop import __version__
+from tabletop.core import TableError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+class CliError(Exception):
+    """A plain message for the person at the terminal."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
+    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("new", help="set a new game up and write its log")
+    p.add_argument(
+        "module", help="a module id (see 'tabletop modules') or the path of a module folder"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, help="the new game's log file (.jsonl); never overwritten"
+    )
+    p.add_argument(
+        "--seats", help="how many players, or which seats: '3', 'red,green', 'red=Ann,green=Bo'"
+    )
+    p.add_argument("--variant", default="", help="a variant of the module")
+    p.add_argument(
+        "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
+    )
+    p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
+    p.add_argument(
+        "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
+    )
+
+    p = sub.add_parser("inspect", help="every place of a game and what lies in it")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--at", type=int, help="show the table as it was after entry N")
+    p.add_argument("--seat", help="show only what this seat may see")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("log", help="a game's log as readable lines")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--last", type=int, help="only the last N entries")
+    p.add_argument("--json", action="store_true", help="print the entries as JSON lines")
+
+    p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--to", type=int, required=True, help="the last entry to keep")
+    p.add_argument("-o", "--output", required=True, help="the new log; never overwritten")
+    p.add_argument("--notes", help="notes for the branch (the original's are kept otherwise)")
+
+    p = sub.add_parser("modules", help="the game modules there are")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("bench", help="measure the table engine on this machine")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _open(path: str, writable: bool = False) -> Any:
+    from tabletop.persist import Game
+
+    game = Game.open(path, writable=writable)
+    for warning in game.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return game
+
+
+def _check_output(path: str) -> None:
+    if os.path.exists(path):
+        raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"{path}: the folder {folder!r} does not exist")
+
+
+def _module_summary(game: Any, state: Any) -> Any:
+    """The module's own summary of the table, where it has one."""
+    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules.setup import import_function
+
+    try:
+        module = find_module(game.header.module)
+    except ModuleError:
+        return None
+    if not module.summary_path:
+        return None
+    return import_function(module.summary_path, "module.summary")(state, module)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from tabletop.modules import find_module, new_game
+
+    _check_output(args.output)
+    module = find_module(args.module)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    game = new_game(
+        module,
+        seats=args.seats,
+        variant=args.variant,
+        seed=seed,
+        notes=args.notes,
+        path=args.output,
+    )
+    game.close()
+    seats = ", ".join(s.name for s in game.header.seats)
+    variant = f", variant {args.variant}" if args.variant else ""
+    print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
+    if args.inspect:
+        print()
+        for line in _inspect_lines(game, game.state):
+            print(line)
+    return 0
+
+
+def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
+    from tabletop.inspection import inspect_text
+
+    lines = inspect_text(state, seat)
+    summary = _module_summary(game, state)
+    if summary:
+        lines += ["", *summary] if isinstance(summary, list) else ["", str(summary)]
+    return lines
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from tabletop.inspection import inspect_state
+
+    game = _open(args.file)
+    table = game.table
+    at = table.seq if args.at is None else args.at
+    if not 0 <= at <= table.seq:
+        raise CliError(f"{args.file}: there is no entry {at}; the log holds 0 to {table.seq}")
+    state = table.state if at == table.seq else table.state_at(at)
+    if args.seat is not None and args.seat not in {s.id for s in state.seats}:
+        raise CliError(
+            f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(s.id for s in state.seats)})"
+        )
+    if args.json:
+        data = {
+            "file": args.file,
+            "module": game.header.module,
+            "at": at,
+            "of": table.seq,
+            **inspect_state(state, args.seat),
+        }
+        summary = _module_summary(game, state)
+        if summary is not None:
+            data["summary"] = summary
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    header = game.header
+    print(
+        f"{args.file}: {header.module} {header.module_version}, seed {header.seed}"
+        + (f", variant {header.variant}" if header.variant else "")
+        + f", after entry {at} of {table.seq}"
+    )
+    if header.notes:
+        print(f"Notes: {header.notes}")
+    for line in _inspect_lines(game, state, args.seat):
+        print(line)
+    return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    from tabletop.inspection import entry_text
+
+    game = _open(args.file)
+    entries = game.table.entries
+    if args.last is not None:
+        if args.last < 0:
+            raise CliError("--last must be a whole number of at least 0")
+        entries = entries[len(entries) - args.last :] if args.last else []
+    if args.json:
+        for entry in entries:
+            print(json.dumps(entry.to_dict(), ensure_ascii=False))
+        return 0
+    names = {s.id: s.name for s in game.header.seats}
+    for entry in entries:
+        print(entry_text(entry, names))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    _check_output(args.output)
+    game = _open(args.file)
+    if not 0 <= args.to <= game.table.seq:
+        raise CliError(
+            f"{args.file}: there is no entry {args.to}; the log holds 0 to {game.table.seq}"
+        )
+    game.branch(args.to, args.output, notes=args.notes)
+    print(f"{args.output}: a new game holding entries 1 to {args.to} of {args.file}")
+    return 0
+
+
+def cmd_modules(args: argparse.Namespace) -> int:
+    from tabletop.modules import ModuleError, find_module, module_ids
+
+    rows = []
+    for module_id in module_ids():
+        try:
+            module = find_module(module_id)
+            rows.append(
+                {
+                    "id": module.id,
+                    "name": module.name,
+                    "version": module.version,
+                    "seats": f"{module.min_seats}-{module.max_seats}",
+                    "variants": list(module.variants),
+                }
+            )
+        except ModuleError as exc:
+            rows.append({"id": module_id, "error": str(exc)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        if "error" in row:
+            print(f"{row['id']:<12} cannot be loaded: {row['error']}")
+        else:
+            variants = f"; variants: {', '.join(row['variants'])}" if row["variants"] else ""
+            print(
+                f"{row['id']:<12} {row['name']} {row['version']} ({row['seats']} players{variants})"
+            )
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tabletop import bench
+
+    def progress(text: str) -> None:
+        print(f"… {text}", file=sys.stderr, flush=True)
+
+    results = bench.run(progress)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for key, value in results.items():
+            print(f"{key:<34} {value}")
+    return 0
+
+
+COMMANDS = {
+    "new": cmd_new,
+    "inspect": cmd_inspect,
+    "log": cmd_log,
+    "replay": cmd_replay,
+    "modules": cmd_modules,
+    "bench": cmd_bench,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (CliError, TableError) as exc:
+        print(f"tabletop {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tabletop {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tabletop: stopped", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""Reading a table for people: what lies where (``tabletop inspect``) and the log as lines (``tabletop log``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.core import Entry, Piece, TableState
+
+HIDDEN = "(hidden)"
+
+
+def can_see(state: TableState, piece: Piece, seat: str | None) -> bool:
+    """Whether ``seat`` may see what a piece is. None is the referee, who sees everything."""
+    if seat is None:
+        return True
+    place = state.places[piece.place]
+    while place.parent is not None:  # a piece on a card is as visible as the card's place
+        place = state.places[state.pieces[place.parent].place]
+    if place.private and place.owner != seat:
+        return False
+    return piece.face_up or (place.private and place.owner == seat)
+
+
+def piece_summary(state: TableState, piece: Piece, seat: str | None = None) -> dict[str, Any]:
+    if not can_see(state, piece, seat):
+        return {"id": HIDDEN, "kind": piece.kind, "face_up": False}
+    d: dict[str, Any] = {"id": piece.id, "kind": piece.kind}
+    if piece.owner is not None:
+        d["owner"] = piece.owner
+    if not piece.face_up:
+        d["face_up"] = False
+    if piece.rotation:
+        d["rotation"] = piece.rotation * 90
+    if piece.value is not None:
+        d["value"] = piece.value
+    if piece.spot is not None:
+        d["spot"] = piece.spot
+    if piece.x is not None:
+        d["x"], d["y"] = piece.x, piece.y
+    card = piece.props.get("card")
+    if card is not None and card != piece.id:
+        d["card"] = card
+    return d
+
+
+def inspect_state(state: TableState, seat: str | None = None) -> dict[str, Any]:
+    """Every place and what lies in it, as plain data (for --json)."""
+    places = {}
+    for place in state.places.values():
+        entry: dict[str, Any] = {
+            "kind": place.kind,
+            "label": place.label or place.id,
+            "count": len(place.contents),
+        }
+        if place.owner:
+            entry["owner"] = place.owner
+        if place.parent:
+            entry["carried_by"] = place.parent
+        entry["pieces"] = [piece_summary(state, state.pieces[pid], seat) for pid in place.contents]
+        places[place.id] = entry
+    return {
+        "seats": [s.to_dict() for s in state.seats],
+        "counters": dict(state.counters),
+        "pieces": len(state.pieces),
+        "places": places,
+    }
+
+
+def _piece_text(p: dict[str, Any]) -> str:
+    text = p["id"]
+    extras = []
+    if "value" in p:
+        extras.append(f"shows {p['value']}")
+    if p.get("face_up") is False and p["id"] != HIDDEN:
+        extras.append("face down")
+    if "rotation" in p:
+        extras.append(f"turned {p['rotation']}°")
+    if extras:
+        text += f" ({', '.join(extras)})"
+    return text
+
+
+def inspect_text(state: TableState, seat: str | None = None, width: int = 100) -> list[str]:
+    """Every place and what lies in it, as lines of text."""
+    data = inspect_state(state, seat)
+    lines = []
+    if state.seats:
+        lines.append(
+            "Seats: "
+            + ", ".join(f"{s.name} ({s.id})" if s.name != s.id else s.id for s in state.seats)
+        )
+    if state.counters:
+        lines.append(
+            "Counters: " + ", ".join(f"{k} = {v}" for k, v in sorted(state.counters.items()))
+        )
+    lines.append(f"{data['pieces']} pieces in {len(data['places'])} places")
+    for pid, place in data["places"].items():
+        label = place["label"] if place["label"] == pid else f"{place['label']} [{pid}]"
+        head = f"{label}, {place['kind']}: {place['count']}"
+        lines.append(head)
+        if not place["pieces"]:
+            continue
+        if state.places[pid].kind in ("slots", "board", "regions"):
+            by_spot: dict[str, list[str]] = {}
+            for p in place["pieces"]:
+                by_spot.setdefault(str(p.get("spot")), []).append(_piece_text(p))
+            for spot, names in by_spot.items():
+                lines.extend(_wrap(f"  {spot}: ", names, width))
+        else:
+            lines.extend(_wrap("  ", [_piece_text(p) for p in place["pieces"]], width))
+    return lines
+
+
+def _wrap(prefix: str, items: list[str], width: int) -> list[str]:
+    """Group items (runs of a kind collapse, 'cube-red-1 .. cube-red-10') onto lines."""
+    lines: list[str] = []
+    current = prefix
+    indent = " " * len(prefix)
+    for item in _collapse(items):
+        piece = item if current.strip() == "" or current == prefix else ", " + item
+        if len(current) + len(piece) > width and current not in (prefix, indent):
+            lines.append(current)
+            current = indent + item
+        else:
+            current += piece
+    lines.append(current)
+    return lines
+
+
+def _collapse(items: list[str]) -> list[str]:
+    """'cube-red-1', ..., 'cube-red-10' become 'cube-red-1 .. cube-red-10 (10)'."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def stem(name: str) -> tuple[str, int] | None:
+        base, _, number = name.rpartition("-")
+        return (base, int(number)) if base and number.isdigit() else None
+
+    def flush() -> None:
+        if len(run) >= 3:
+            out.append(f"{run[0]} .. {run[-1]} ({len(run)})")
+        else:
+            out.extend(run)
+        run.clear()
+
+    for item in items:
+        if item == HIDDEN and run and run[-1].startswith(HIDDEN):
+            count = int(run[-1].rpartition("×")[2]) if "×" in run[-1] else 1
+            run[-1] = f"{HIDDEN} ×{count + 1}"
+            continue
+        s = stem(item)
+        last = stem(run[-1]) if run else None
+        if s and last and s[0] == last[0] and s[1] == last[1] + 1:
+            run.append(item)
+        else:
+            flush()
+            run.append(item)
+    flush()
+    return out
+
+
+def entry_text(entry: Entry, seat_names: dict[str, str] | None = None) -> str:
+    """One log entry as a line: number, who, what (with dice), findings, any override."""
+    names = seat_names or {}
+    who = names.get(entry.actor, entry.actor)
+    what = entry.command.describe()
+    if entry.kind == "undo":
+        what = f"undid #{entry.ref}: {what}"
+    elif entry.kind == "redo":
+        what = f"redid #{entry.ref}: {what}"
+    text = f"{entry.seq:>5}  {who:<10} {what}"
+    for finding in entry.findings:
+        text += f"\n{'':>17}! {finding.describe()}"
+    if entry.override:
+        text += f"\n{'':>17}forced by {who}: {entry.override}"
+    return text
