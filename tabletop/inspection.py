@@ -5,24 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core import Entry, Piece, TableState
+from tabletop.visibility import REFEREE, can_see
 
 HIDDEN = "(hidden)"
 
 
-def can_see(state: TableState, piece: Piece, seat: str | None) -> bool:
-    """Whether ``seat`` may see what a piece is. None is the referee, who sees everything."""
-    if seat is None:
-        return True
-    place = state.places[piece.place]
-    while place.parent is not None:  # a piece on a card is as visible as the card's place
-        place = state.places[state.pieces[place.parent].place]
-    if place.private and place.owner != seat:
-        return False
-    return piece.face_up or (place.private and place.owner == seat)
-
-
 def piece_summary(state: TableState, piece: Piece, seat: str | None = None) -> dict[str, Any]:
-    if not can_see(state, piece, seat):
+    """A piece as plain data; ``seat`` None is the referee's view (everything)."""
+    if not can_see(state, piece, REFEREE if seat is None else seat):
         return {"id": HIDDEN, "kind": piece.kind, "face_up": False}
     d: dict[str, Any] = {"id": piece.id, "kind": piece.kind}
     if piece.owner is not None:

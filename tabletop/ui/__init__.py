@@ -1,0 +1,1 @@
+"""The table window (PySide6 Graphics View) over the Qt-free core."""
