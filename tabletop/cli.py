@@ -69,6 +69,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, help="the new log; never overwritten")
     p.add_argument("--notes", help="notes for the branch (the original's are kept otherwise)")
 
+    p = sub.add_parser("play", help="open the table window")
+    p.add_argument(
+        "target", nargs="?", help="a module id or folder (a new game), or a game log to open"
+    )
+    p.add_argument(
+        "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
+    )
+    p.add_argument("--seed", type=int, help="the seed of a new game")
+
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
 
@@ -213,6 +222,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from tabletop.ui.app import play
+
+    if args.screenshot is not None:
+        _check_folder(args.screenshot)
+    return play(args.target, args.screenshot, args.seed)
+
+
+def _check_folder(path: str) -> None:
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"{path}: the folder {folder!r} does not exist")
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
     from tabletop.modules import ModuleError, find_module, module_ids
 
@@ -265,6 +288,7 @@ COMMANDS = {
     "inspect": cmd_inspect,
     "log": cmd_log,
     "replay": cmd_replay,
+    "play": cmd_play,
     "modules": cmd_modules,
     "bench": cmd_bench,
 }

@@ -1,0 +1,84 @@
+"""``tabletop play``: the window, on a new game, a module's new game, or a game file."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+NO_DISPLAY = (
+    "there is no display here to open a window on; for a picture of a game use "
+    "'tabletop render FILE -o board.png' (or 'tabletop play --screenshot out.png')"
+)
+
+
+def has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
+        return True
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def play(target: str | None = None, screenshot: str | None = None, seed: int | None = None) -> int:
+    """Open the window; with ``screenshot``, grab it into that PNG and quit. Returns an exit code."""
+    if screenshot is None and not has_display():
+        print(f"tabletop play: {NO_DISPLAY}", file=sys.stderr)
+        return 2
+    if screenshot is not None and not has_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QSettings
+
+    from tabletop.modules import ModuleError, default_module, find_module
+
+    from .window import MainWindow, application
+
+    app = application()
+    settings = None
+    if screenshot is not None:  # a picture must not depend on, or change, the user's settings
+        settings = QSettings(
+            str(Path(tempfile.mkdtemp(prefix="tabletop-")) / "settings.ini"),
+            QSettings.Format.IniFormat,
+        )
+    window = MainWindow(settings, ask=screenshot is None)
+    if screenshot is not None:
+        window.resize(1600, 1000)
+    opened = None
+    if target is not None and (target.endswith(".jsonl") or Path(target).is_file()):
+        opened = window.open_path(target)
+        if opened is None:
+            print(f"tabletop play: {window.statusBar().currentMessage()}", file=sys.stderr)
+            return 2
+    elif target is None and screenshot is None and window.offer_resume():
+        opened = window.session.game
+    else:
+        try:
+            module = find_module(target or default_module())
+        except ModuleError as exc:
+            print(f"tabletop play: {exc}", file=sys.stderr)
+            return 2
+        opened = window.start_new(
+            module, seed=seed if seed is not None else random.SystemRandom().randrange(2**31)
+        )
+        if opened is None:
+            print(f"tabletop play: {window.statusBar().currentMessage()}", file=sys.stderr)
+            return 2
+    window.show()
+    if screenshot is not None:
+        return _grab(app, window, screenshot)
+    return app.exec()
+
+
+def _grab(app, window, path: str) -> int:  # noqa: ANN001
+    for _ in range(5):
+        app.processEvents()
+    window.view.fit_table()
+    app.processEvents()
+    image = window.grab()
+    window.close()
+    if not image.save(path):
+        print(f"tabletop play: {path}: cannot write the screenshot", file=sys.stderr)
+        return 2
+    return 0

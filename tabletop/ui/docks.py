@@ -1,0 +1,312 @@
+"""The window's docks: the log (and timeline), the seats, the rules findings, the dice tray."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tabletop.core import Change, Roll
+from tabletop.inspection import entry_text
+
+from .session import TableSession
+
+
+def swatch(colour: str, size: int = 14) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(colour))
+    return QIcon(pixmap)
+
+
+class LogPanel(QWidget):
+    """Every entry as a readable line, coloured by seat. Selecting one shows the table as it was then."""
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setUniformItemSizes(False)
+        self.list.setWordWrap(True)
+        self.list.setToolTip("Select a line to see the table as it was after it (read-only)")
+        self.back = QToolButton(text="◀", toolTip="One entry back (Alt+Left)")
+        self.forward = QToolButton(text="▶", toolTip="One entry forward (Alt+Right)")
+        self.now = QPushButton("Back to now", toolTip="Return to the live table (End)")
+        self.branch = QPushButton(
+            "Branch from here…", toolTip="Start a new game file from the entry shown"
+        )
+        self.where = QLabel()
+        buttons = QHBoxLayout()
+        for widget in (self.back, self.forward, self.now, self.branch):
+            buttons.addWidget(widget)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.where)
+        layout.addLayout(buttons)
+        self.back.clicked.connect(lambda: self.step(-1))
+        self.forward.clicked.connect(lambda: self.step(1))
+        self.now.clicked.connect(lambda: self.session.show_history(None))
+        self.list.currentRowChanged.connect(self._row_chosen)
+        session.changed.connect(self._append)
+        session.reset.connect(self._sync_position)
+        self._reload()
+
+    def _colour(self, actor: str) -> QColor:
+        for seat in self.session.game.header.seats:
+            if seat.id == actor:
+                return QColor(seat.colour)
+        return QColor("#555555")
+
+    def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
+        names = {s.id: s.name for s in self.session.game.header.seats}
+        item = QListWidgetItem(entry_text(entry, names).strip())
+        item.setIcon(swatch(self._colour(entry.actor).name()))
+        if entry.findings:
+            item.setForeground(QBrush(QColor("#b71c1c")))
+        if entry.kind in ("undo", "redo"):
+            font = item.font()
+            font.setItalic(True)
+            item.setFont(font)
+        item.setData(Qt.ItemDataRole.UserRole, entry.seq)
+        return item
+
+    def _reload(self) -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        for entry in self.session.table.entries:
+            self.list.addItem(self._item(entry))
+        self.list.blockSignals(False)
+        self.list.scrollToBottom()
+        self._sync_position()
+
+    def _append(self, change: Change) -> None:
+        self.list.blockSignals(True)
+        self.list.addItem(self._item(change.entry))
+        self.list.clearSelection()
+        self.list.blockSignals(False)
+        self.list.scrollToBottom()
+        self._sync_position()
+
+    def _row_chosen(self, row: int) -> None:
+        if row < 0:
+            return
+        self.session.show_history(row + 1)
+
+    def step(self, delta: int) -> None:
+        current = (
+            self.session.history_seq
+            if self.session.history_seq is not None
+            else self.session.table.seq
+        )
+        target = max(0, min(self.session.table.seq, current + delta))
+        self.session.show_history(target)
+
+    def _sync_position(self) -> None:
+        seq = self.session.history_seq
+        looking_back = seq is not None
+        self.now.setEnabled(looking_back)
+        self.branch.setEnabled(looking_back)
+        self.forward.setEnabled(looking_back)
+        self.back.setEnabled((seq if looking_back else self.session.table.seq) > 0)
+        if looking_back:
+            self.where.setText(f"Showing the table after entry {seq} of {self.session.table.seq}")
+            self.list.blockSignals(True)
+            self.list.setCurrentRow(seq - 1)
+            self.list.blockSignals(False)
+        else:
+            self.where.setText(f"Live table · {self.session.table.seq} entries")
+            self.list.blockSignals(True)
+            self.list.clearSelection()
+            self.list.blockSignals(False)
+
+
+class SeatsPanel(QWidget):
+    """The seats: colour, name, cards in hand, who is at the screen; double-click passes the screen."""
+
+    passScreen = Signal(str)
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.list = QListWidget()
+        self.list.setToolTip("Double-click a seat to pass the screen to its player")
+        self.pass_button = QPushButton("Pass the screen…")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.list)
+        layout.addWidget(self.pass_button)
+        self.list.itemDoubleClicked.connect(
+            lambda item: self.passScreen.emit(item.data(Qt.ItemDataRole.UserRole))
+        )
+        self.pass_button.clicked.connect(self._pass_selected)
+        session.changed.connect(lambda _change: self.refresh())
+        session.reset.connect(self.refresh)
+        self.refresh()
+
+    def _pass_selected(self) -> None:
+        item = self.list.currentItem()
+        seats = [s.id for s in self.session.game.header.seats]
+        if item is not None:
+            self.passScreen.emit(item.data(Qt.ItemDataRole.UserRole))
+        elif seats:
+            current = seats.index(self.session.viewer) if self.session.viewer in seats else -1
+            self.passScreen.emit(seats[(current + 1) % len(seats)])
+
+    def refresh(self) -> None:
+        state = self.session.state
+        turn = state.counters.get("active_seat") or state.counters.get("turn_seat")
+        self.list.clear()
+        for seat in self.session.game.header.seats:
+            hand = sum(
+                len(p.contents)
+                for p in state.places.values()
+                if p.kind == "hand" and p.owner == seat.id
+            )
+            marks = []
+            if seat.id == self.session.viewer:
+                marks.append("at the screen")
+            if seat.id == turn:
+                marks.append("to play")
+            text = f"{seat.name}  ·  {hand} in hand" + (f"  ·  {', '.join(marks)}" if marks else "")
+            item = QListWidgetItem(swatch(seat.colour, 16), text)
+            item.setData(Qt.ItemDataRole.UserRole, seat.id)
+            if seat.id == self.session.viewer:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.list.addItem(item)
+
+
+class FindingsPanel(QWidget):
+    """What the rules assistant says of the moves; empty while no assistant watches."""
+
+    findingChosen = Signal(tuple)  # the pieces a finding names
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.list = QListWidget()
+        self.empty = QLabel(
+            "No findings. The rules assistant reports here when a game module has one."
+        )
+        self.empty.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.list, 1)
+        self.list.itemClicked.connect(
+            lambda item: self.findingChosen.emit(tuple(item.data(Qt.ItemDataRole.UserRole)))
+        )
+        session.changed.connect(self._add)
+        self._reload()
+
+    def _reload(self) -> None:
+        for entry in self.session.table.entries:
+            self._add_entry(entry)
+        self._update_empty()
+
+    def _add(self, change: Change) -> None:
+        self._add_entry(change.entry)
+        self._update_empty()
+
+    def _add_entry(self, entry) -> None:  # noqa: ANN001 - an Entry
+        for finding in entry.findings:
+            item = QListWidgetItem(f"#{entry.seq} {finding.rule}: {finding.message}")
+            item.setData(Qt.ItemDataRole.UserRole, list(finding.pieces))
+            item.setToolTip(
+                finding.describe() + (f"\nForced: {entry.override}" if entry.override else "")
+            )
+            item.setForeground(
+                QBrush(QColor("#b71c1c" if finding.severity.value == "error" else "#8d6e00"))
+            )
+            self.list.addItem(item)
+
+    def _update_empty(self) -> None:
+        self.empty.setVisible(self.list.count() == 0)
+
+
+class DicePanel(QWidget):
+    """The dice on the table with their faces; roll the selected ones, or N from the tray."""
+
+    rollRequested = Signal(list)
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.count = QSpinBox(minimum=1, maximum=1, toolTip="How many dice to roll")
+        self.roll_n = QPushButton("Roll")
+        self.roll_selected = QPushButton("Roll selected")
+        self.last = QLabel()
+        self.last.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.count)
+        row.addWidget(self.roll_n)
+        row.addWidget(self.roll_selected)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.last)
+        self.roll_n.clicked.connect(
+            lambda: self.rollRequested.emit(self.dice()[: self.count.value()])
+        )
+        self.roll_selected.clicked.connect(
+            lambda: self.rollRequested.emit(
+                [i.data(Qt.ItemDataRole.UserRole) for i in self.list.selectedItems()]
+            )
+        )
+        self.count.valueChanged.connect(lambda n: self.roll_n.setText(f"Roll {n}"))
+        session.changed.connect(self._on_change)
+        session.reset.connect(self.refresh)
+        self.refresh()
+
+    def dice(self) -> list[str]:
+        state = self.session.state
+        return [p.id for p in state.pieces.values() if p.props.get("faces")]
+
+    def refresh(self) -> None:
+        state = self.session.state
+        self.list.clear()
+        dice = self.dice()
+        for pid in dice:
+            piece = state.pieces[pid]
+            item = QListWidgetItem(
+                f"{pid}: {piece.value}  ({state.places[piece.place].label or piece.place})"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, pid)
+            self.list.addItem(item)
+        self.count.setMaximum(max(1, len(dice)))
+        self.count.setValue(min(max(self.count.value(), 1), max(1, len(dice))))
+        self.roll_n.setText(f"Roll {self.count.value()}")
+        enabled = bool(dice) and not self.session.read_only
+        for widget in (self.roll_n, self.roll_selected, self.count):
+            widget.setEnabled(enabled)
+
+    def _on_change(self, change: Change) -> None:
+        command = change.entry.command
+        rolls = (
+            [command]
+            if isinstance(command, Roll)
+            else [c for c in getattr(command, "commands", ()) if isinstance(c, Roll)]
+        )
+        if rolls:
+            self.last.setText(
+                "Last roll: " + "; ".join(r.describe().removeprefix("rolled ") for r in rolls)
+            )
+        if any(pid in change.pieces for pid in self.dice()) or rolls:
+            self.refresh()

@@ -1,0 +1,272 @@
+"""The graphics items: places (with their spots) and pieces, drawn from the state."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from tabletop.core import Piece, Place
+
+from . import theme
+from .layout import Rect, Zone
+
+
+def qrect(rect: Rect) -> QRectF:
+    return QRectF(rect.x, rect.y, rect.w, rect.h)
+
+
+class ZoneItem(QGraphicsItem):
+    """A seat's part of the table: a quiet panel with the seat's colour and name."""
+
+    def __init__(self, zone: Zone) -> None:
+        super().__init__()
+        self.zone = zone
+        self.setZValue(-3)
+        self.active = False
+
+    def boundingRect(self) -> QRectF:
+        return qrect(self.zone.rect).adjusted(-4, -4, 4, 4)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        rect = qrect(self.zone.rect)
+        colour = QColor(self.zone.colour)
+        fill = QColor(colour)
+        fill.setAlpha(34 if self.active else 20)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(
+            QPen(QColor(colour.red(), colour.green(), colour.blue(), 160 if self.active else 90), 3)
+        )
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 18, 18)
+        painter.setFont(theme.label_font(22, bold=True))
+        painter.setPen(theme.LABEL)
+        label = self.zone.label + ("  ◀ at the screen" if self.active else "")
+        painter.drawText(
+            rect.adjusted(16, 4, -16, 0),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+            label,
+        )
+
+
+class PlaceItem(QGraphicsItem):
+    """A place on the table: its panel, its label, and its spots (slots, board spaces)."""
+
+    def __init__(self, place: Place, rect: Rect, spots: dict[str, Rect], label: str) -> None:
+        super().__init__()
+        self.place_id = place.id
+        self.kind = place.kind
+        self.rect = qrect(rect)
+        self.spots = {name: qrect(cell) for name, cell in spots.items()}
+        self.label = label
+        self.board = place.board
+        self.edges = list(place.graph.edges(data=True)) if place.kind == "board" else []
+        self.count = len(place.contents)
+        self.highlight_spot: str | None = None
+        self.highlighted = False
+        self.setZValue(-1)
+        self.setAcceptHoverEvents(False)
+
+    def update_place(self, place: Place) -> None:
+        if self.count != len(place.contents):
+            self.count = len(place.contents)
+            self.update()
+
+    def set_highlight(self, on: bool, spot: str | None = None) -> None:
+        if on != self.highlighted or spot != self.highlight_spot:
+            self.highlighted, self.highlight_spot = on, spot
+            self.update()
+
+    def handle_rect(self) -> QRectF:
+        """The tab by which a whole stack or deck is dragged."""
+        return QRectF(self.rect.x(), self.rect.y() - 30, min(self.rect.width(), 170), 28)
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.adjusted(-8, -34, 8, 8)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = self.rect
+        edge = (
+            QPen(theme.HIGHLIGHT, 6)
+            if self.highlighted and self.highlight_spot is None
+            else QPen(theme.PANEL_EDGE, 2)
+        )
+        if self.kind == "board":
+            self._paint_board(painter)
+        else:
+            painter.setPen(edge)
+            painter.setBrush(theme.PANEL)
+            radius = rect.height() / 2.5 if self.kind == "bowl" else 12
+            painter.drawRoundedRect(rect, radius, radius)
+            if self.kind == "slots":
+                self._paint_slots(painter)
+        if self.highlighted and self.kind == "board" and self.highlight_spot is None:
+            painter.setPen(QPen(theme.HIGHLIGHT, 6))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect, 12, 12)
+        painter.setFont(theme.label_font(20))
+        painter.setPen(theme.LABEL)
+        text = self.label
+        if self.kind in ("deck", "stack", "hand", "bowl"):
+            text += f"  ·  {self.count}"
+        if self.kind in ("deck", "stack") and self.count:
+            painter.setBrush(QColor(255, 255, 255, 40))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawRoundedRect(self.handle_rect(), 8, 8)
+            painter.setPen(theme.LABEL)
+            text = "⠿ " + text
+        painter.drawText(
+            QRectF(rect.x() + 4, rect.y() - 30, rect.width(), 28),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            text,
+        )
+
+    def _paint_slots(self, painter: QPainter) -> None:
+        painter.setFont(theme.label_font(16))
+        for name, cell in self.spots.items():
+            inner = cell.adjusted(4, 4, -4, -4)
+            lit = self.highlighted and self.highlight_spot == name
+            painter.setPen(
+                QPen(
+                    theme.HIGHLIGHT if lit else QColor(255, 255, 255, 60),
+                    4 if lit else 1.5,
+                    Qt.PenStyle.SolidLine if lit else Qt.PenStyle.DashLine,
+                )
+            )
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(inner, 8, 8)
+            painter.setPen(QColor(255, 255, 255, 90))
+            painter.drawText(
+                inner.adjusted(4, 2, -4, -2),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                name,
+            )
+
+    def _paint_board(self, painter: QPainter) -> None:
+        shape = (self.board or {}).get("shape")
+        pointy = (self.board or {}).get("orientation", "pointy") == "pointy"
+        painter.setFont(theme.label_font(14))
+        for name, cell in self.spots.items():
+            lit = self.highlighted and self.highlight_spot == name
+            painter.setPen(QPen(theme.HIGHLIGHT if lit else theme.BOARD_EDGE, 5 if lit else 1.5))
+            painter.setBrush(QColor(255, 240, 170, 235) if lit else theme.BOARD_CELL)
+            if shape == "hex":
+                painter.drawPolygon(_hexagon(cell, pointy))
+            elif shape == "grid":
+                painter.drawRect(cell.adjusted(1, 1, -1, -1))
+            else:
+                painter.drawEllipse(cell)
+            painter.setPen(QColor(60, 70, 60, 140))
+            painter.drawText(
+                cell.adjusted(0, cell.height() * 0.62, 0, 0),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                name,
+            )
+        for a, b, data in self.edges:
+            if a not in self.spots or b not in self.spots:
+                continue
+            pa, pb = self.spots[a].center(), self.spots[b].center()
+            if data.get("river"):
+                mid_a, mid_b = _shared_side(self.spots[a], self.spots[b], shape, pointy)
+                painter.setPen(QPen(theme.RIVER, 7, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+                painter.drawLine(mid_a, mid_b)
+            elif shape == "graph":
+                style = Qt.PenStyle.DashLine if data.get("ferry") else Qt.PenStyle.SolidLine
+                painter.setPen(QPen(QColor(240, 240, 230, 170), 3, style))
+                painter.drawLine(
+                    _towards(pa, pb, self.spots[a].width() / 2),
+                    _towards(pb, pa, self.spots[b].width() / 2),
+                )
+
+
+def _hexagon(cell: QRectF, pointy: bool) -> QPolygonF:
+    cx, cy = cell.center().x(), cell.center().y()
+    r = cell.height() / 2 if pointy else cell.width() / 2
+    start = 90 if pointy else 0
+    return QPolygonF(
+        [
+            QPointF(
+                cx + r * math.cos(math.radians(start + 60 * k)),
+                cy + r * math.sin(math.radians(start + 60 * k)),
+            )
+            for k in range(6)
+        ]
+    )
+
+
+def _shared_side(a: QRectF, b: QRectF, shape: str | None, pointy: bool) -> tuple[QPointF, QPointF]:
+    """The side two neighbouring spaces share (where a river runs)."""
+    ca, cb = a.center(), b.center()
+    mid = (ca + cb) / 2
+    dx, dy = cb.x() - ca.x(), cb.y() - ca.y()
+    length = math.hypot(dx, dy) or 1.0
+    half = (a.height() if pointy else a.width()) / 4 if shape == "hex" else a.width() / 2
+    nx, ny = -dy / length * half, dx / length * half
+    return QPointF(mid.x() + nx, mid.y() + ny), QPointF(mid.x() - nx, mid.y() - ny)
+
+
+def _towards(p: QPointF, q: QPointF, distance: float) -> QPointF:
+    dx, dy = q.x() - p.x(), q.y() - p.y()
+    length = math.hypot(dx, dy) or 1.0
+    return QPointF(p.x() + dx / length * distance, p.y() + dy / length * distance)
+
+
+class PieceItem(QGraphicsItem):
+    """A piece, drawn from the cached artwork; it moves only when the model says so."""
+
+    def __init__(self, piece: Piece, art, size: tuple[float, float]) -> None:  # noqa: ANN001 - FaceArt
+        super().__init__()
+        self.pid = piece.id
+        self.piece = piece
+        self.art = art
+        self.w, self.h = size
+        self.visible_face = True
+        self.marked = False  # one of the pieces moved last
+        self.finding: str | None = None  # a rules finding's text, outlined in red
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setTransformOriginPoint(self.w / 2, self.h / 2)
+        self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+
+    def refresh(self, piece: Piece, visible: bool) -> None:
+        self.piece = piece
+        self.visible_face = visible
+        self.setRotation(piece.rotation * 90)
+        self.setToolTip(self.finding or "")
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-6, -6, self.w + 12, self.h + 12)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(QRectF(0, 0, self.w, self.h))
+        return path
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        pixmap = self.art.pixmap(self.piece, self.visible_face, scale)
+        target = QRectF(0, 0, self.w, self.h)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+        if self.isSelected() or self.marked or self.finding:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            if self.finding:
+                painter.setPen(QPen(theme.FINDING, 5))
+                painter.drawRoundedRect(target.adjusted(-3, -3, 3, 3), 8, 8)
+            if self.isSelected():
+                painter.setPen(QPen(theme.HIGHLIGHT, 4))
+                painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)
+            elif self.marked:
+                painter.setPen(QPen(theme.MARK, 3, Qt.PenStyle.DashLine))
+                painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)

@@ -1,0 +1,370 @@
+"""Where things are drawn: the table's geometry, worked out from the state alone (no Qt).
+
+Places take the rectangle their layout gives (millimetres, from the module);
+per-seat places without a position are lined up in one zone per seat under
+the shared ones; places with no layout at all are flowed into a grid. Inside
+a place, pieces are put where its kind says: free x, y in an area, cells for
+slots, a line for rows and hands, a pile for stacks and decks, a packed heap
+in a bowl, the spaces of a board, the regions of a card.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import networkx as nx
+
+from tabletop.core import Place, TableState
+
+from .units import PX_PER_MM
+
+Size = Callable[[str], tuple[float, float]]  # piece id -> (w, h) in scene units
+
+GAP = 6 * PX_PER_MM
+ZONE_GAP = 12 * PX_PER_MM
+ZONE_LABEL = 16 * PX_PER_MM
+DEFAULT_PLACE = (70 * PX_PER_MM, 95 * PX_PER_MM)
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x <= self.right and self.y <= y <= self.bottom
+
+    def united(self, other: Rect) -> Rect:
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A seat's part of the table, with its label."""
+
+    seat: str
+    label: str
+    colour: str
+    rect: Rect
+
+
+def _mm(layout: dict, key: str, default: float | None = None) -> float | None:
+    value = layout.get(key)
+    return value * PX_PER_MM if isinstance(value, int | float) else default
+
+
+class TableLayout:
+    """The geometry of one table state. Rebuild it when places are added or removed."""
+
+    def __init__(self, state: TableState, size: Size) -> None:
+        self.state = state
+        self.size = size
+        self.places: dict[str, Rect] = {}
+        self.zones: list[Zone] = []
+        self._spots: dict[str, dict[str, Rect]] = {}
+        self._board_cells: dict[str, float] = {}
+        self._arrange()
+
+    # ---- places ----------------------------------------------------------
+    def _arrange(self) -> None:
+        fixed: dict[str, Rect] = {}
+        by_seat: dict[str, list[Place]] = {}
+        loose: list[Place] = []
+        for place in self.state.places.values():
+            if place.kind == "regions":
+                continue
+            w = _mm(place.layout, "w", DEFAULT_PLACE[0])
+            h = _mm(place.layout, "h", DEFAULT_PLACE[1])
+            x, y = _mm(place.layout, "x"), _mm(place.layout, "y")
+            if x is not None and y is not None:
+                fixed[place.id] = Rect(x, y, w, h)
+            elif place.owner is not None:
+                by_seat.setdefault(place.owner, []).append(place)
+            else:
+                loose.append(place)
+        self.places.update(fixed)
+        shared = _bounds(fixed.values()) or Rect(0, 0, 0, 0)
+        widest_seat = max(
+            (
+                sum(_mm(p.layout, "w", DEFAULT_PLACE[0]) + GAP for p in places) - GAP
+                for places in by_seat.values()
+            ),
+            default=0.0,
+        )
+        width = max(shared.w, 300 * PX_PER_MM, min(widest_seat, 2 * shared.w))
+        top = shared.bottom + (ZONE_GAP if fixed else 0)
+        if loose:
+            top = self._flow(loose, shared.x, top, width) + ZONE_GAP
+        for seat in self.state.seats:
+            places = by_seat.pop(seat.id, [])
+            if not places:
+                continue
+            bottom = self._flow(places, shared.x, top + ZONE_LABEL, width)
+            rect = Rect(shared.x - GAP / 2, top, width + GAP, bottom - top + GAP / 2)
+            self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
+            top = rect.bottom + ZONE_GAP / 2
+        for places in by_seat.values():  # owners that are not seats
+            top = self._flow(places, shared.x, top, width) + ZONE_GAP
+
+    def _flow(self, places: list[Place], left: float, top: float, width: float) -> float:
+        """Line places up left to right, wrapping at ``width``; returns the bottom."""
+        x, y, row_h = left, top, 0.0
+        for place in places:
+            w = _mm(place.layout, "w", DEFAULT_PLACE[0])
+            h = _mm(place.layout, "h", DEFAULT_PLACE[1])
+            if x > left and x + w > left + width:
+                x, y, row_h = left, y + row_h + GAP, 0.0
+            self.places[place.id] = Rect(x, y, w, h)
+            x += w + GAP
+            row_h = max(row_h, h)
+        return y + row_h
+
+    def bounds(self) -> Rect:
+        """Everything on the table, places and zones."""
+        rects = list(self.places.values()) + [z.rect for z in self.zones]
+        return _bounds(rects) or Rect(0, 0, 100 * PX_PER_MM, 100 * PX_PER_MM)
+
+    def place_rect(self, place_id: str) -> Rect:
+        """The rectangle of a place; a card's regions take the card's rectangle."""
+        place = self.state.places[place_id]
+        if place.parent is not None:
+            x, y = self.piece_pos(place.parent)
+            w, h = self.size(place.parent)
+            return Rect(x, y, w, h)
+        return self.places[place_id]
+
+    # ---- spots -----------------------------------------------------------
+    def spots(self, place_id: str) -> dict[str, Rect]:
+        """The rectangle of each spot (slots, board spaces, regions), in scene units."""
+        place = self.state.places[place_id]
+        rect = self.place_rect(place_id)
+        if place.parent is not None:
+            return _grid_cells(place.spots, _region_area(rect), prefer_rows=True)
+        cached = self._spots.get(place_id)
+        if cached is None:
+            if place.kind == "board":
+                cached = self._board_spots(place, rect)
+            else:
+                cached = _grid_cells(place.spots, rect)
+            self._spots[place_id] = cached
+        return cached
+
+    def _board_spots(self, place: Place, rect: Rect) -> dict[str, Rect]:
+        graph = place.graph
+        shape = (place.board or {}).get("shape")
+        centres: dict[str, tuple[float, float]] = {}
+        if shape == "hex":
+            pointy = (place.board or {}).get("orientation", "pointy") == "pointy"
+            for node, data in graph.nodes(data=True):
+                c, r = data.get("col", 0), data.get("row", 0)
+                if pointy:
+                    centres[node] = (math.sqrt(3) * (c + 0.5 * (r & 1)), 1.5 * r)
+                else:
+                    centres[node] = (1.5 * c, math.sqrt(3) * (r + 0.5 * (c & 1)))
+            extent = (math.sqrt(3) / 2, 1.0) if pointy else (1.0, math.sqrt(3) / 2)
+        elif shape == "grid":
+            for node, data in graph.nodes(data=True):
+                centres[node] = (float(data.get("col", 0)), float(data.get("row", 0)))
+            extent = (0.5, 0.5)
+        else:
+            given = {
+                n: (d["x"], d["y"]) for n, d in graph.nodes(data=True) if "x" in d and "y" in d
+            }
+            if len(given) == graph.number_of_nodes():
+                centres = {n: (float(x), float(y)) for n, (x, y) in given.items()}
+            else:
+                positions = (
+                    nx.spring_layout(graph, seed=1)
+                    if graph.number_of_nodes() > 1
+                    else {n: (0, 0) for n in graph}
+                )
+                centres = {n: (float(p[0]), float(p[1])) for n, p in positions.items()}
+            span = _span(centres.values())
+            radius = 0.22 * max(span[0], span[1], 1e-6) / max(1.0, math.sqrt(len(centres)) - 1)
+            extent = (radius, radius)
+        return _fit_cells(centres, extent, rect, hexes=shape == "hex")
+
+    def cell_radius(self, place_id: str) -> float:
+        """Half the width of a board space."""
+        spots = self.spots(place_id)
+        first = next(iter(spots.values()), None)
+        return first.w / 2 if first else 0.0
+
+    def spot_at(self, place_id: str, x: float, y: float) -> str | None:
+        """The spot under a point, or the nearest one within reach."""
+        best, best_d = None, math.inf
+        for spot, cell in self.spots(place_id).items():
+            if cell.contains(x, y):
+                return spot
+            cx, cy = cell.centre
+            d = math.hypot(cx - x, cy - y)
+            if d < best_d:
+                best, best_d = spot, d
+        return best
+
+    # ---- pieces ----------------------------------------------------------
+    def piece_pos(self, pid: str) -> tuple[float, float]:
+        """The top-left corner of a piece in scene units."""
+        piece = self.state.pieces[pid]
+        place = self.state.places[piece.place]
+        rect = self.place_rect(place.id)
+        w, h = self.size(pid)
+        index = place.contents.index(pid)
+        kind = place.kind
+        if place.spots:
+            cell = self.spots(place.id).get(piece.spot or "")
+            if cell is None:
+                return rect.x, rect.y
+            same = [p for p in place.contents if self.state.pieces[p].spot == piece.spot]
+            return _cluster(cell, same.index(pid), len(same), w, h)
+        if kind == "area":
+            if piece.x is not None and piece.y is not None:
+                return rect.x + piece.x * PX_PER_MM, rect.y + piece.y * PX_PER_MM
+            return _packed(rect, index, len(place.contents), w, h)
+        if kind in ("row", "hand"):
+            return _line(rect, index, len(place.contents), w, h, overlap=kind == "hand")
+        if kind in ("stack", "deck"):
+            shift = min(index, 4) * 0.6 * PX_PER_MM
+            return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
+        return _packed(rect, index, len(place.contents), w, h)
+
+    def piece_z(self, pid: str) -> float:
+        """Stacking order: later in a place lies above; what lies on a card lies above the card."""
+        piece = self.state.pieces[pid]
+        place = self.state.places[piece.place]
+        index = place.contents.index(pid)
+        if place.parent is not None:
+            return self.piece_z(place.parent) + 0.5 + index * 0.001
+        return 10.0 + index * 0.01
+
+    def index_at(self, place_id: str, x: float, y: float, moving: str | None = None) -> int | None:
+        """Where a piece dropped at x, y goes in an ordered place (None: on top / at the end)."""
+        place = self.state.places[place_id]
+        if place.kind not in ("row", "hand"):
+            return None
+        others = [p for p in place.contents if p != moving]
+        for i, pid in enumerate(others):
+            px, _ = self.piece_pos(pid)
+            w, _ = self.size(pid)
+            if x < px + w / 2:
+                return i
+        return len(others)
+
+
+def _bounds(rects) -> Rect | None:
+    result = None
+    for rect in rects:
+        result = rect if result is None else result.united(rect)
+    return result
+
+
+def _span(points) -> tuple[float, float]:
+    xs, ys = zip(*points, strict=True) if points else ((0.0,), (0.0,))
+    return max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _fit_cells(
+    centres: dict[str, tuple[float, float]], extent: tuple[float, float], rect: Rect, hexes: bool
+) -> dict[str, Rect]:
+    """Scale unit-sized cells around their centres to fill ``rect``, keeping their shape."""
+    if not centres:
+        return {}
+    xs = [c[0] for c in centres.values()]
+    ys = [c[1] for c in centres.values()]
+    width = max(xs) - min(xs) + 2 * extent[0]
+    height = max(ys) - min(ys) + 2 * extent[1]
+    scale = min(rect.w / width, rect.h / height)
+    ox = rect.x + (rect.w - width * scale) / 2 - (min(xs) - extent[0]) * scale
+    oy = rect.y + (rect.h - height * scale) / 2 - (min(ys) - extent[1]) * scale
+    cells = {}
+    for node, (cx, cy) in centres.items():
+        w, h = 2 * extent[0] * scale, 2 * extent[1] * scale
+        cells[node] = Rect(ox + cx * scale - w / 2, oy + cy * scale - h / 2, w, h)
+    return cells
+
+
+def _grid_cells(names: tuple[str, ...], rect: Rect, prefer_rows: bool = False) -> dict[str, Rect]:
+    n = len(names)
+    if not n:
+        return {}
+    if prefer_rows:
+        cols = 2 if n > 3 else 1
+    elif rect.w >= rect.h:
+        cols = max(1, min(n, round(math.sqrt(n * rect.w / max(rect.h, 1)))))
+    else:
+        cols = max(1, round(math.sqrt(n * rect.w / max(rect.h, 1))))
+    rows = math.ceil(n / cols)
+    cw, ch = rect.w / cols, rect.h / rows
+    if prefer_rows:  # regions: fill down the first column, then the next (ranks read top to bottom)
+        return {
+            name: Rect(rect.x + (i // rows) * cw, rect.y + (i % rows) * ch, cw, ch)
+            for i, name in enumerate(names)
+        }
+    return {
+        name: Rect(rect.x + (i % cols) * cw, rect.y + (i // cols) * ch, cw, ch)
+        for i, name in enumerate(names)
+    }
+
+
+def _region_area(card: Rect) -> Rect:
+    """Regions fill the lower part of a card, under its title."""
+    top = card.y + card.h * 0.3
+    return Rect(card.x + card.w * 0.06, top, card.w * 0.88, card.bottom - card.h * 0.05 - top)
+
+
+def _cluster(cell: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
+    """Several pieces in one cell: side by side if they fit, else fanned from the centre."""
+    cx, cy = cell.centre
+    if n == 1:
+        return cx - w / 2, cy - h / 2
+    cols = max(1, min(n, int(cell.w // max(w * 1.05, 1))))
+    if cols >= 2:
+        rows = math.ceil(n / cols)
+        step_x = min(w * 1.1, cell.w / cols)
+        step_y = min(h * 1.1, cell.h / max(rows, 1))
+        col, row = i % cols, i // cols
+        x0 = cx - step_x * (min(n, cols) - 1) / 2
+        y0 = cy - step_y * (rows - 1) / 2
+        return x0 + col * step_x - w / 2, y0 + row * step_y - h / 2
+    step = 2 * PX_PER_MM
+    return cx - w / 2 + (i - (n - 1) / 2) * step, cy - h / 2 + (i - (n - 1) / 2) * step
+
+
+def _line(rect: Rect, i: int, n: int, w: float, h: float, overlap: bool) -> tuple[float, float]:
+    pad = 2 * PX_PER_MM
+    step = w + pad
+    room = rect.w - 2 * pad - w
+    if n > 1 and step * (n - 1) > room:
+        step = max(room / (n - 1), w * 0.15)
+    elif overlap and n > 1:
+        step = min(step, w * 0.75 if n > 6 else step)
+    return rect.x + pad + i * step, rect.y + (rect.h - h) / 2
+
+
+def _packed(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
+    """Pieces packed in rows inside a rectangle, squeezed if they do not fit."""
+    pad = 2 * PX_PER_MM
+    cols = max(1, int((rect.w - pad) // (w + pad)))
+    rows_needed = math.ceil(n / cols)
+    step_y = h + pad
+    if rows_needed > 1 and pad + rows_needed * step_y > rect.h:
+        step_y = max((rect.h - pad - h) / (rows_needed - 1), h * 0.2)
+    col, row = i % cols, i // cols
+    return rect.x + pad + col * (w + pad), rect.y + pad + row * step_y

@@ -1,0 +1,184 @@
+"""The view on the table: smooth zoom, pan, fit, an overview map, and the read-only banner."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QWidget
+
+from . import theme
+from .scene import TableScene
+
+MIN_ZOOM, MAX_ZOOM = 0.03, 8.0
+
+
+class TableView(QGraphicsView):
+    zoomChanged = Signal(float)
+
+    def __init__(self, scene: TableScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.setRenderHints(
+            QPainter.RenderHint.Antialiasing
+            | QPainter.RenderHint.SmoothPixmapTransform
+            | QPainter.RenderHint.TextAntialiasing
+        )
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setBackgroundBrush(theme.FELT)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        self._middle_pan: QPointF | None = None
+        self.overview: Overview | None = None
+
+    # ---- zoom ------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, factor: float) -> None:
+        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        self.scale(factor / self.zoom, factor / self.zoom)
+        self.zoomChanged.emit(self.zoom)
+
+    def zoom_by(self, step: float) -> None:
+        self.set_zoom(self.zoom * step)
+
+    def fit_table(self) -> None:
+        self.fitInView(
+            self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40),
+            Qt.AspectRatioMode.KeepAspectRatio,
+        )
+        self.zoomChanged.emit(self.zoom)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y() or event.pixelDelta().y()
+        if delta:
+            self.zoom_by(1.0015**delta)
+        event.accept()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Gesture:
+            pinch = event.gesture(Qt.GestureType.PinchGesture)
+            if pinch is not None:
+                self.zoom_by(pinch.scaleFactor())
+                return True
+        return super().viewportEvent(event)
+
+    # ---- pan ---------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._middle_pan = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        on_piece = self.scene().piece_at(self.mapToScene(event.position().toPoint())) is not None
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and not on_piece:
+            self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        else:
+            self.setDragMode(
+                QGraphicsView.DragMode.NoDrag if on_piece else QGraphicsView.DragMode.ScrollHandDrag
+            )
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._middle_pan is not None:
+            delta = event.position() - self._middle_pan
+            self._middle_pan = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(delta.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton and self._middle_pan is not None:
+            self._middle_pan = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        step = 60
+        key = event.key()
+        if (
+            key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
+            and not event.modifiers()
+        ):
+            bar = (
+                self.horizontalScrollBar()
+                if key in (Qt.Key.Key_Left, Qt.Key.Key_Right)
+                else self.verticalScrollBar()
+            )
+            bar.setValue(
+                bar.value() + (step if key in (Qt.Key.Key_Right, Qt.Key.Key_Down) else -step)
+            )
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        if self.overview is not None:
+            self.overview.viewport().update()
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001
+        super().resizeEvent(event)
+        if self.overview is not None:
+            self.overview.place_in_corner()
+
+    # ---- read-only banner ---------------------------------------------------
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        session = self.scene().session
+        if not session.read_only:
+            return
+        painter.save()
+        painter.resetTransform()
+        width = self.viewport().width()
+        banner = QRectF(0, 0, width, 34)
+        painter.fillRect(banner, QColor(20, 20, 30, 200))
+        painter.setPen(QColor("#ffd54a"))
+        painter.setFont(theme.label_font(15, bold=True))
+        text = f"Looking back: the table after entry {session.history_seq} of {session.table.seq}. Read-only; 'Back to now' (End) returns."
+        painter.drawText(banner, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+
+class Overview(QGraphicsView):
+    """A small map of the whole table in the view's corner; click or drag in it to look there."""
+
+    def __init__(self, main: TableView) -> None:
+        super().__init__(main.scene(), main)
+        self.main = main
+        main.overview = self
+        self.setInteractive(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        self.setStyleSheet("border: 2px solid rgba(255,255,255,120); background: #274e3b;")
+        self.setFixedSize(220, 160)
+        self.setToolTip("Overview: click or drag to look at another part of the table")
+        self.place_in_corner()
+
+    def place_in_corner(self) -> None:
+        parent = self.main.viewport()
+        self.move(parent.width() - self.width() - 12, parent.height() - self.height() - 12)
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        visible = self.main.mapToScene(self.main.viewport().rect()).boundingRect()
+        painter.setPen(QPen(QColor("#ffd54a"), 0))
+        painter.setBrush(QColor(255, 213, 74, 40))
+        painter.drawRect(visible)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.main.centerOn(self.mapToScene(event.position().toPoint()))
+        self.viewport().update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self.main.centerOn(self.mapToScene(event.position().toPoint()))
+            self.viewport().update()

@@ -1,0 +1,863 @@
+"""The main window: the table, its docks, menus, keys and files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QByteArray,
+    QPoint,
+    QSettings,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+)
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+)
+
+from tabletop import __version__
+from tabletop.core import Command, Compound, TableError, actions
+from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
+from tabletop.persist import Game
+from tabletop.visibility import can_see
+
+from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
+from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
+from .scene import TableScene
+from .session import TableSession
+from .view import Overview, TableView
+
+RECENT_MAX = 10
+
+
+def games_folder() -> Path:
+    """Where new games are written: the user's data folder (TABLETOP_GAMES overrides it)."""
+    override = os.environ.get("TABLETOP_GAMES")
+    if override:
+        folder = Path(override)
+    else:
+        base = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.AppDataLocation
+        ) or str(Path.home() / ".tabletop")
+        folder = Path(base) / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def new_game_path(module_id: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = games_folder() / f"{module_id}-{stamp}.jsonl"
+    n = 2
+    while path.exists():
+        path = games_folder() / f"{module_id}-{stamp}-{n}.jsonl"
+        n += 1
+    return path
+
+
+def module_for(game: Game) -> Module | None:
+    try:
+        return find_module(game.header.module)
+    except ModuleError:
+        return None
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None, ask: bool = True) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else QSettings("tabletop", "tabletop")
+        self.ask = ask  # False in screenshots and tests: no questions at start
+        self.setWindowTitle("tabletop")
+        self.resize(1400, 900)
+        self.session: TableSession | None = None
+        self.scene: TableScene | None = None
+        self.view: TableView | None = None
+        self.docks: dict[str, QDockWidget] = {}
+        self._context_pid: str | None = None
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status)
+        self.placeholder = QLabel("Open a game or start a new one (File menu).")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setCentralWidget(self.placeholder)
+        self.curtain: Curtain | None = None
+        self.preview = Preview(self)
+        self._hover_timer = QTimer(self, singleShot=True, interval=450)
+        self._hover_timer.timeout.connect(self._show_preview)
+        self._hover_pid = ""
+        self._build_actions()
+        self._build_menus()
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+
+    # ---- actions and menus -------------------------------------------------
+    def _action(self, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            shortcuts = shortcut if isinstance(shortcut, list) else [shortcut]
+            action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setToolTip(tip or text.replace("&", "").replace("…", ""))
+        action.setStatusTip(action.toolTip())
+        action.triggered.connect(slot)
+        self.actions_by_name[name] = action
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        a = self._action
+        a("new", "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New)
+        a("open", "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        a("save_as", "Save &as…", self.save_as_dialog, QKeySequence.StandardKey.SaveAs)
+        a(
+            "export",
+            "&Export snapshot…",
+            self.export_dialog,
+            "Ctrl+E",
+            "Save the table as PNG, SVG or PDF for a rules discussion",
+        )
+        a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        a("undo", "&Undo", self.undo, ["Ctrl+Z"])
+        a("redo", "&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
+        a(
+            "select_all",
+            "Select &all",
+            lambda: self.scene and self.scene.select(self.scene.pieces),
+            QKeySequence.StandardKey.SelectAll,
+        )
+        a(
+            "flip",
+            "&Flip",
+            lambda: self.flip(),
+            "F",
+            "Turn the selected pieces over (or double-click)",
+        )
+        a("rotate", "&Rotate", lambda: self.rotate(1), "R", "Turn the selected pieces a quarter")
+        a("rotate180", "Rotate 180°", lambda: self.rotate(2), "Shift+R")
+        a(
+            "roll",
+            "Roll &dice",
+            self.roll_selected_or_tray,
+            "Ctrl+R",
+            "Roll the selected dice, or every die in view",
+        )
+        a(
+            "clone",
+            "&Clone",
+            self.clone_selected,
+            "Ctrl+D",
+            "Copy the selected pieces (prototyping module)",
+        )
+        a(
+            "delete",
+            "&Delete",
+            self.delete_selected,
+            QKeySequence.StandardKey.Delete,
+            "Remove the selected pieces (prototyping module)",
+        )
+        a(
+            "zoom_in",
+            "Zoom &in",
+            lambda: self.view and self.view.zoom_by(1.25),
+            ["+", "=", "Ctrl++"],
+        )
+        a("zoom_out", "Zoom &out", lambda: self.view and self.view.zoom_by(0.8), ["-", "Ctrl+-"])
+        a("fit", "&Fit the table", lambda: self.view and self.view.fit_table(), ["Ctrl+0", "Home"])
+        a("actual", "Actual si&ze", lambda: self.view and self.view.set_zoom(1.0), "Ctrl+1")
+        a("overview", "&Overview map", self.toggle_overview, "M")
+        self.actions_by_name["overview"].setCheckable(True)
+        self.actions_by_name["overview"].setChecked(True)
+        a(
+            "pass",
+            "&Pass the screen…",
+            self.pass_screen_dialog,
+            "Ctrl+P",
+            "Hot-seat: hide the hands and hand over to the next player",
+        )
+        a(
+            "back",
+            "Step &back in the log",
+            lambda: self.log_panel and self.log_panel.step(-1),
+            "Alt+Left",
+        )
+        a(
+            "forward",
+            "Step for&ward in the log",
+            lambda: self.log_panel and self.log_panel.step(1),
+            "Alt+Right",
+        )
+        a("now", "Back to &now", lambda: self.session and self.session.show_history(None), "End")
+        a(
+            "branch",
+            "&Branch from here…",
+            self.branch_dialog,
+            None,
+            "Start a new game file from the entry shown",
+        )
+        a("shortcuts", "&Keyboard shortcuts", self.show_shortcuts, "F1")
+        a("about", "&About tabletop", self.show_about)
+        self.log_panel: LogPanel | None = None
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        names = self.actions_by_name
+        file_menu = bar.addMenu("&File")
+        for name in ("new", "open"):
+            file_menu.addAction(names[name])
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        for name in ("save_as", "export"):
+            file_menu.addAction(names[name])
+        file_menu.addSeparator()
+        file_menu.addAction(names["quit"])
+        edit = bar.addMenu("&Edit")
+        for name in (
+            "undo",
+            "redo",
+            None,
+            "select_all",
+            "flip",
+            "rotate",
+            "rotate180",
+            "roll",
+            None,
+            "clone",
+            "delete",
+        ):
+            edit.addSeparator() if name is None else edit.addAction(names[name])
+        view = bar.addMenu("&View")
+        for name in ("zoom_in", "zoom_out", "fit", "actual", "overview"):
+            view.addAction(names[name])
+        self.docks_menu = view.addMenu("&Panels")
+        game = bar.addMenu("&Game")
+        for name in ("pass", None, "back", "forward", "now", "branch"):
+            game.addSeparator() if name is None else game.addAction(names[name])
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(names["shortcuts"])
+        help_menu.addAction(names["about"])
+        tools = self.addToolBar("Table")
+        tools.setObjectName("table-toolbar")
+        for name in (
+            "new",
+            "open",
+            None,
+            "undo",
+            "redo",
+            None,
+            "flip",
+            "rotate",
+            "roll",
+            None,
+            "fit",
+            "pass",
+            None,
+            "export",
+        ):
+            tools.addSeparator() if name is None else tools.addAction(names[name])
+
+    # ---- a game on the table ---------------------------------------------
+    def show_game(self, game: Game, module: Module | None = None) -> None:
+        """Put a game on the table (closing the one there was)."""
+        self._close_game()
+        module = module if module is not None else module_for(game)
+        self.session = TableSession(game, module)
+        self.scene = TableScene(self.session)
+        self.view = TableView(self.scene)
+        self.setCentralWidget(self.view)
+        Overview(self.view).setVisible(self.actions_by_name["overview"].isChecked())
+        self.curtain = Curtain(self.view)
+        self.curtain.confirmed.connect(self._curtain_lifted)
+        self.session.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.session.changed.connect(lambda _c: self._update_status())
+        self.session.reset.connect(self._update_status)
+        self.session.refused.connect(self._offer_force)
+        self.scene.pieceActivated.connect(lambda pid: self.flip([pid]))
+        self.scene.selectionChanged.connect(self._update_status)
+        self.view.zoomChanged.connect(lambda _z: self._update_status())
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.view.viewport().setMouseTracking(True)
+        self.view.viewport().installEventFilter(self)
+        self._build_docks()
+        title = module.name if module else game.header.module
+        self.setWindowTitle(
+            f"{title} — {Path(game.path).name if game.path else 'unsaved'} — tabletop"
+        )
+        if game.path:
+            self._remember(game.path)
+            self.settings.setValue("session/open", game.path)
+        for warning in game.warnings:
+            self.statusBar().showMessage(warning, 15000)
+        QTimer.singleShot(0, self.view.fit_table)
+        self._update_status()
+
+    def _build_docks(self) -> None:
+        for dock in self.docks.values():
+            self.removeDockWidget(dock)
+            dock.deleteLater()
+        self.docks.clear()
+        self.docks_menu.clear()
+        session = self.session
+        self.log_panel = LogPanel(session)
+        self.log_panel.branch.clicked.connect(self.branch_dialog)
+        seats = SeatsPanel(session)
+        seats.passScreen.connect(self.pass_screen)
+        findings = FindingsPanel(session)
+        findings.findingChosen.connect(lambda pids: self.scene.select(pids))
+        dice = DicePanel(session)
+        dice.rollRequested.connect(session.roll)
+        for key, title, widget, area in (
+            ("log", "Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("seats", "Seats", seats, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("findings", "Rules findings", findings, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("dice", "Dice tray", dice, Qt.DockWidgetArea.RightDockWidgetArea),
+        ):
+            dock = QDockWidget(title, self)
+            dock.setObjectName(f"dock-{key}")
+            dock.setWidget(widget)
+            self.addDockWidget(area, dock)
+            self.docks[key] = dock
+            self.docks_menu.addAction(dock.toggleViewAction())
+        self.tabifyDockWidget(self.docks["findings"], self.docks["dice"])
+        self.docks["log"].raise_()
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def _close_game(self) -> None:
+        if self.session is not None:
+            self.session.game.close()
+            self.settings.remove("session/open")
+        if self.scene is not None:
+            self.scene.clear()  # items go before the scene, in Qt's order, not the collector's
+        self.session = None
+
+    def _update_status(self) -> None:
+        if self.session is None or self.view is None:
+            return
+        s = self.session
+        parts = [
+            f"At the screen: {s.seat_name(s.viewer)}",
+            f"{s.table.seq} entries",
+            f"zoom {self.view.zoom * 100:.0f}%",
+        ]
+        chosen = len(self.scene.selected_pieces()) if self.scene else 0
+        if chosen:
+            parts.insert(0, f"{chosen} selected")
+        if s.read_only:
+            parts.insert(0, f"LOOKING BACK at entry {s.history_seq}")
+        self.status.setText("   ·   ".join(parts))
+        self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
+        self.actions_by_name["redo"].setEnabled(s.table.can_redo and not s.read_only)
+        undo_text, redo_text = s.table.undo_text(), s.table.redo_text()
+        self.actions_by_name["undo"].setText(f"&Undo {undo_text}" if undo_text else "&Undo")
+        self.actions_by_name["redo"].setText(f"&Redo {redo_text}" if redo_text else "&Redo")
+        self.actions_by_name["branch"].setEnabled(s.read_only)
+        prototyping = bool(s.module and s.module.id == "proto")
+        self.actions_by_name["clone"].setEnabled(prototyping)
+        self.actions_by_name["delete"].setEnabled(prototyping)
+
+    # ---- commands from gestures and keys ------------------------------------
+    def _targets(self, pids: list[str] | None = None) -> list[str]:
+        if pids is not None:
+            return pids
+        if self.scene is None:
+            return []
+        chosen = self.scene.selected_pieces()
+        if not chosen and self._context_pid:
+            chosen = [self._context_pid]
+        return chosen
+
+    def _submit_each(self, label: str, commands: list[Command]) -> bool:
+        if not commands or self.session is None:
+            return False
+        command = commands[0] if len(commands) == 1 else Compound(label, tuple(commands))
+        return self.session.submit(command)
+
+    def flip(self, pids: list[str] | None = None) -> None:
+        if self.session is None:
+            return
+        state = self.session.state
+        self._submit_each(
+            "flip", [actions.flip(state, pid) for pid in self._targets(pids) if pid in state.pieces]
+        )
+
+    def rotate(self, quarters: int, pids: list[str] | None = None) -> None:
+        if self.session is None:
+            return
+        state = self.session.state
+        self._submit_each(
+            "rotate",
+            [
+                actions.rotate(state, pid, quarters)
+                for pid in self._targets(pids)
+                if pid in state.pieces
+            ],
+        )
+
+    def undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+
+    def redo(self) -> None:
+        if self.session is not None:
+            self.session.redo()
+
+    def roll_selected_or_tray(self) -> None:
+        if self.session is None:
+            return
+        state = self.session.state
+        dice = [pid for pid in self._targets() if state.pieces[pid].props.get("faces")]
+        if not dice:
+            dice = [
+                p.id
+                for p in state.pieces.values()
+                if p.props.get("faces") and state.places[p.place].kind == "area"
+            ]
+        self.session.roll(dice)
+
+    def clone_selected(self) -> None:
+        if self.session is None or not self.actions_by_name["clone"].isEnabled():
+            return
+        state = self.session.state
+        commands = []
+        taken = set(state.pieces)
+        for pid in self._targets():
+            piece = state.pieces[pid]
+            n = 2
+            while f"{pid}~{n}" in taken:
+                n += 1
+            record = piece.record()
+            record["id"] = f"{pid}~{n}"
+            taken.add(record["id"])
+            x = piece.x + 6 if piece.x is not None else None
+            y = piece.y + 6 if piece.y is not None else None
+            commands.append(
+                actions.add_piece(
+                    state,
+                    record,
+                    piece.place,
+                    spot=piece.spot,
+                    x=x,
+                    y=y,
+                    index=len(state.places[piece.place].contents) + len(commands),
+                )
+            )
+        self._submit_each("clone", commands)
+
+    def delete_selected(self) -> None:
+        if self.session is None or not self.actions_by_name["delete"].isEnabled():
+            return
+        state = self.session.state
+        pids = self._targets()
+        if not pids:
+            return
+        builders = [
+            lambda s, p=pid: actions.remove_piece(s, p) for pid in pids if pid in state.pieces
+        ]
+        try:
+            command = actions.build_sequence(state, f"delete {len(builders)} pieces", builders)
+        except TableError as exc:
+            self.statusBar().showMessage(f"Not deleted: {exc}", 8000)
+            return
+        self.session.submit(command)
+
+    def send_to(self, pids: list[str], place_id: str) -> None:
+        if self.session is None:
+            return
+        builders = [
+            lambda s, p=pid: actions.move(s, p, place_id, spot=_first_free_spot(s, place_id))
+            for pid in pids
+        ]
+        try:
+            command = actions.build_sequence(
+                self.session.state, f"send {len(pids)} to {place_id}", builders
+            )
+        except TableError as exc:
+            self.statusBar().showMessage(f"Not moved: {exc}", 8000)
+            return
+        self.session.submit(command)
+
+    def _offer_force(self, command: Command, refusal) -> None:  # noqa: ANN001
+        if not self.ask:
+            return
+        reasons = "\n".join(f"• {f.rule}: {f.message}" for f in refusal.findings)
+        reason, ok = QInputDialog.getText(
+            self,
+            "Refused by the rules",
+            f"{reasons}\n\nTo make this move anyway, give a reason (it is logged):",
+        )
+        if ok and reason.strip():
+            self.session.submit(command, force=reason.strip())
+
+    # ---- context menu ---------------------------------------------------------
+    def _context_menu(self, pos: QPoint) -> None:
+        if self.scene is None or self.session is None:
+            return
+        scene_pos = self.view.mapToScene(pos)
+        item = self.scene.piece_at(scene_pos)
+        menu = QMenu(self)
+        state = self.session.state
+        if item is not None:
+            self._context_pid = item.pid
+            if not item.isSelected():
+                self.scene.select([item.pid])
+            pids = self.scene.selected_pieces()
+            piece = state.pieces[item.pid]
+            place = state.places[piece.place]
+            menu.addAction(self.actions_by_name["flip"])
+            menu.addAction(self.actions_by_name["rotate"])
+            menu.addAction(self.actions_by_name["rotate180"])
+            if piece.props.get("faces"):
+                menu.addAction(
+                    "Roll",
+                    lambda: self.session.roll(
+                        [p for p in pids if state.pieces[p].props.get("faces")]
+                    ),
+                )
+            send = menu.addMenu("Send to")
+            for target in state.places.values():
+                if target.kind != "regions" and target.id != piece.place:
+                    send.addAction(
+                        target.label or target.id, lambda t=target.id: self.send_to(pids, t)
+                    )
+            if place.kind in ("deck", "stack"):
+                self._deck_menu(menu, place.id)
+            menu.addSeparator()
+            menu.addAction(self.actions_by_name["clone"])
+            menu.addAction(self.actions_by_name["delete"])
+        else:
+            for place_item in self.scene.places.values():
+                if place_item.rect.contains(scene_pos) and place_item.kind in ("deck", "stack"):
+                    self._deck_menu(menu, place_item.place_id)
+            menu.addAction(self.actions_by_name["fit"])
+            menu.addAction(self.actions_by_name["roll"])
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+        self._context_pid = None
+
+    def _deck_menu(self, menu: QMenu, deck: str) -> None:
+        session = self.session
+        state = session.state
+        count = len(state.places[deck].contents)
+        menu.addSection(f"{state.places[deck].label or deck} ({count})")
+        menu.addAction("Shuffle", lambda: session.shuffle(deck))
+        hand = self._viewer_hand()
+        if hand and count:
+            menu.addAction(
+                "Draw one into my hand", lambda: session.submit(actions.draw(state, deck, hand, 1))
+            )
+        hands = [p.id for p in state.places.values() if p.kind == "hand"]
+        if hands and count:
+            deal = menu.addMenu("Deal to every hand")
+            for n in range(1, min(count // len(hands), 8) + 1):
+                deal.addAction(
+                    f"{n} each", lambda n=n: session.submit(actions.deal(state, deck, hands, n))
+                )
+        if count:
+            menu.addAction("Peek at the top 3…", lambda: self.peek(deck, 3))
+            menu.addAction("Search…", lambda: self.search(deck))
+
+    def _viewer_hand(self) -> str | None:
+        state = self.session.state
+        for place in state.places.values():
+            if place.kind == "hand" and place.owner == self.session.viewer:
+                return place.id
+        return None
+
+    def peek(self, deck: str, count: int) -> None:
+        session = self.session
+        command = actions.peek(session.state, session.actor, deck, count)
+        if not session.submit(command):
+            return
+        pieces = [session.state.pieces[pid] for pid in command.pieces]
+        PickDialog(
+            self,
+            f"The top {len(pieces)} of {deck} (only you see this)",
+            self.scene.art,
+            pieces,
+            choose=False,
+        ).exec()
+
+    def search(self, deck: str) -> None:
+        session = self.session
+        state = session.state
+        pieces = [state.pieces[pid] for pid in reversed(state.places[deck].contents)]
+        dialog = PickDialog(self, f"Search {deck}: take one", self.scene.art, pieces, choose=True)
+        if dialog.exec() and dialog.chosen():
+            target = self._viewer_hand() or deck
+            session.submit(actions.search(state, session.actor, deck, dialog.chosen(), target))
+
+    # ---- hover preview ---------------------------------------------------------
+    def eventFilter(self, watched, event) -> bool:  # noqa: ANN001
+        if self.view is not None and watched is self.view.viewport():
+            kind = event.type()
+            if kind == event.Type.MouseMove and not event.buttons():
+                item = self.scene.piece_at(self.view.mapToScene(event.position().toPoint()))
+                pid = item.pid if item else ""
+                if pid != self._hover_pid:
+                    self._hover_pid = pid
+                    self.preview.hide()
+                    if pid:
+                        self._hover_timer.start()
+            elif kind in (event.Type.Leave, event.Type.MouseButtonPress, event.Type.Wheel):
+                self._hover_pid = ""
+                self._hover_timer.stop()
+                self.preview.hide()
+        return super().eventFilter(watched, event)
+
+    def _show_preview(self) -> None:
+        if (
+            not self._hover_pid
+            or self.session is None
+            or self._hover_pid not in self.session.state.pieces
+        ):
+            return
+        state = self.session.state
+        piece = state.pieces[self._hover_pid]
+        self.preview.show_piece(
+            self.scene.art, piece, can_see(state, piece, self.session.viewer), self.cursor().pos()
+        )
+
+    # ---- hot seat -----------------------------------------------------------
+    def pass_screen_dialog(self) -> None:
+        if self.session is None:
+            return
+        seats = self.session.game.header.seats
+        names = [s.name for s in seats]
+        current = next((i for i, s in enumerate(seats) if s.id == self.session.viewer), -1)
+        name, ok = QInputDialog.getItem(
+            self, "Pass the screen", "To whom?", names, (current + 1) % max(len(names), 1), False
+        )
+        if ok:
+            self.pass_screen(seats[names.index(name)].id)
+
+    def pass_screen(self, seat_id: str) -> None:
+        """Hide every hand behind the curtain; the new player lifts it when alone at the screen."""
+        if self.session is None:
+            return
+        seat = next((s for s in self.session.game.header.seats if s.id == seat_id), None)
+        if seat is None:
+            return
+        self.session.set_viewer(None)
+        self.curtain.show_for(seat.id, seat.name, seat.colour)
+
+    def _curtain_lifted(self) -> None:
+        if self.session is not None and self.curtain is not None:
+            self.session.set_viewer(self.curtain.seat)
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001
+        super().resizeEvent(event)
+        if self.curtain is not None:
+            self.curtain.resize_to_parent()
+
+    def toggle_overview(self) -> None:
+        if self.view is not None and self.view.overview is not None:
+            self.view.overview.setVisible(self.actions_by_name["overview"].isChecked())
+
+    # ---- files ---------------------------------------------------------------
+    def new_game_dialog(self) -> None:
+        dialog = NewGameDialog(
+            self,
+            self.session.module.id if self.session and self.session.module else default_module(),
+        )
+        if not dialog.exec():
+            return
+        c = dialog.choices()
+        self.start_new(
+            c["module"], seats=c["seats"], variant=c["variant"], seed=c["seed"], notes=c["notes"]
+        )
+
+    def start_new(self, module: Module, **options) -> Game | None:  # noqa: ANN003
+        try:
+            game = new_game(module, path=new_game_path(module.id), **options)
+        except (TableError, OSError) as exc:
+            self._error("Cannot start the game", str(exc))
+            return None
+        self.show_game(game, module)
+        return game
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a game", str(games_folder()), "Game logs (*.jsonl);;All files (*)"
+        )
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> Game | None:
+        """Open a game log; a broken one gives a clear message and changes nothing."""
+        try:
+            game = Game.open(path)
+        except (TableError, OSError) as exc:
+            self._error("Cannot open the game", str(exc))
+            return None
+        self.show_game(game)
+        return game
+
+    def save_as_dialog(self) -> None:
+        if self.session is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save the game as", str(games_folder()), "Game logs (*.jsonl)"
+        )
+        if path:
+            self.save_as(path)
+
+    def save_as(self, path: str) -> bool:
+        """The log is the save: copy it (atomically) and go on writing to the copy."""
+        game = self.session.game
+        if not path.endswith(".jsonl"):
+            path += ".jsonl"
+        if os.path.abspath(path) == os.path.abspath(game.path or ""):
+            return True
+        viewer = self.session.viewer
+        try:
+            tmp = f"{path}.part"
+            shutil.copyfile(game.path, tmp)
+            os.replace(tmp, path)
+            reopened = Game.open(path)
+        except (OSError, TableError) as exc:
+            self._error("Cannot save the game", str(exc))
+            return False
+        self.show_game(reopened)
+        self.session.set_viewer(viewer)
+        self.statusBar().showMessage(f"Saved as {path}; play goes on in that file", 8000)
+        return True
+
+    def branch_dialog(self) -> None:
+        if self.session is None or self.session.history_seq is None:
+            return
+        seq = self.session.history_seq
+        default = str(new_game_path(self.session.game.header.module)).replace(
+            ".jsonl", f"-branch{seq}.jsonl"
+        )
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Branch from entry {seq}", default, "Game logs (*.jsonl)"
+        )
+        if path:
+            self.branch(seq, path)
+
+    def branch(self, seq: int, path: str) -> bool:
+        try:
+            self.session.game.branch(seq, path)
+        except (TableError, OSError) as exc:
+            self._error("Cannot branch", str(exc))
+            return False
+        return self.open_path(path) is not None
+
+    def export_dialog(self) -> None:
+        if self.scene is None:
+            return
+        from .export_dialog import ExportDialog
+
+        ExportDialog(self, self.scene, self.view).exec()
+
+    def _remember(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent", [path, *recent][:RECENT_MAX])
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent") or []
+        return [value] if isinstance(value, str) else list(value)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            action = self.recent_menu.addAction(path, lambda p=path: self.open_path(p))
+            action.setEnabled(os.path.exists(path))
+        if not self.recent_files():
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def offer_resume(self) -> bool:
+        """After a crash (a game still marked open), offer to pick it up again."""
+        path = self.settings.value("session/open")
+        if not path or not os.path.exists(path):
+            return False
+        if self.ask:
+            answer = QMessageBox.question(
+                self,
+                "Resume?",
+                f"The last game did not close cleanly:\n{path}\n\nEvery move up to the crash is in its log. Resume it?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self.settings.remove("session/open")
+                return False
+        return self.open_path(path) is not None
+
+    def _error(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+        if self.ask:
+            QMessageBox.critical(self, title, message)
+
+    # ---- help ------------------------------------------------------------------
+    def show_shortcuts(self) -> None:
+        lines = [
+            f"{action.text().replace('&', '')}: {', '.join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())}"
+            for action in self.actions_by_name.values()
+            if action.shortcuts()
+        ]
+        lines += [
+            "Drag a piece: move it (onto a place, a slot, a space or a card's region)",
+            "Drag the ⠿ tab of a deck: move the whole deck",
+            "Shift+drag on the table: select with a rubber band",
+            "Drag on the table, middle button, arrow keys: pan",
+            "Wheel or pinch: zoom",
+            "Double-click: flip",
+        ]
+        QMessageBox.information(self, "Keyboard and mouse", "\n".join(lines))
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About tabletop",
+            f"tabletop {__version__}\nA digital tabletop for playtesting rules-heavy board games.",
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self._close_game()
+        self.settings.sync()
+        super().closeEvent(event)
+
+
+def _first_free_spot(state, place_id: str) -> str | None:  # noqa: ANN001
+    place = state.places[place_id]
+    if not place.spots:
+        return None
+    for spot in place.spots:
+        held = sum(1 for p in place.contents if state.pieces[p].spot == spot)
+        if place.capacity is None or held < place.capacity:
+            return spot
+    return place.spots[0]
+
+
+def _quiet(mode: QtMsgType, context, message: str) -> None:  # noqa: ANN001
+    """Qt's messages go to stderr, but for the offscreen platform's chatter about window hints."""
+    if "propagateSizeHints" in message:
+        return
+    sys.stderr.write(message + "\n")
+
+
+def application() -> QApplication:
+    qInstallMessageHandler(_quiet)
+    app = QApplication.instance() or QApplication([])
+    app.setApplicationName("tabletop")
+    app.setOrganizationName("tabletop")
+    return app
+
+
+__all__ = ["MainWindow", "application", "games_folder", "new_game_path"]
