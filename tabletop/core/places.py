@@ -25,12 +25,15 @@ or in the whole place (for the others); None means no bound.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 
-from .boards import build_graph
+from .boards import BoardSpec
 from .errors import FormatError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 KINDS = ("area", "slots", "row", "stack", "deck", "hand", "bowl", "board", "regions")
 ORDERED_KINDS = frozenset({"row", "stack", "deck", "hand"})
@@ -54,6 +57,7 @@ class Place:
         "props",
         "contents",
         "_graph",
+        "spaces",
         "_spot_set",
     )
 
@@ -87,11 +91,12 @@ class Place:
         self.props = dict(props) if props else {}
         self.contents: list[str] = list(contents) if contents else []
         self._graph: nx.Graph | None = None
+        self.spaces: BoardSpec | None = None
         if kind == "board":
             if not isinstance(board, dict):
                 raise FormatError(f"place {id!r}: a board needs a 'board' spec")
-            self._graph = build_graph(board)
-            spots = list(self._graph.nodes)
+            self.spaces = _board_spec(board)
+            spots = list(self.spaces.nodes)
         elif kind in ("slots", "regions"):
             if not spots:
                 raise FormatError(f"place {id!r}: a {kind} place needs a list of spots")
@@ -116,8 +121,10 @@ class Place:
     @property
     def graph(self) -> nx.Graph:
         """The board graph (board places only)."""
-        if self._graph is None:
+        if self.spaces is None:
             raise AttributeError(f"place {self.id!r} is a {self.kind}, not a board")
+        if self._graph is None:
+            self._graph = self.spaces.graph()
         return self._graph
 
     def has_spot(self, spot: str | None) -> bool:
@@ -165,3 +172,21 @@ class Place:
 
     def __repr__(self) -> str:
         return f"Place({self.id!r}, {self.kind!r}, {len(self.contents)} pieces)"
+
+
+@lru_cache(maxsize=64)
+def _board_spec_cached(text: str) -> BoardSpec:
+    import json
+
+    return BoardSpec(json.loads(text))
+
+
+def _board_spec(board: dict[str, Any]) -> BoardSpec:
+    """Board specs are shared by every copy of a state (history, checkpoints): work each out once."""
+    import json
+
+    try:
+        key = json.dumps(board, sort_keys=True)
+    except (TypeError, ValueError):
+        return BoardSpec(board)
+    return _board_spec_cached(key)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core import Seat
-from tabletop.core.boards import build_graph
+from tabletop.core.boards import BoardSpec
 from tabletop.core.errors import FormatError
 from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
@@ -489,7 +489,7 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
                 )
             else:
                 try:
-                    build_graph(board)
+                    BoardSpec(board)
                 except FormatError as exc:
                     r.fail((*path, "board"), str(exc).removeprefix("board spec: "))
         layout = r.get(place, path, "layout", dict, default={})

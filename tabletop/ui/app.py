@@ -72,10 +72,9 @@ def play(target: str | None = None, screenshot: str | None = None, seed: int | N
 
 
 def _grab(app, window, path: str) -> int:  # noqa: ANN001
-    for _ in range(5):
-        app.processEvents()
+    app.sendPostedEvents()  # lay the window out (no painting yet): the grab paints it once
     window.view.fit_table()
-    app.processEvents()
+    app.sendPostedEvents()
     image = window.grab()
     window.close()
     if not image.save(path):

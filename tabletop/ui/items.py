@@ -64,7 +64,7 @@ class PlaceItem(QGraphicsItem):
         self.spots = {name: qrect(cell) for name, cell in spots.items()}
         self.label = label
         self.board = place.board
-        self.edges = list(place.graph.edges(data=True)) if place.kind == "board" else []
+        self.edges = [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
         self.count = len(place.contents)
         self.highlight_spot: str | None = None
         self.highlighted = False

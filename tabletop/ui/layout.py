@@ -14,8 +14,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import networkx as nx
-
 from tabletop.core import Place, TableState
 
 from .units import PX_PER_MM
@@ -167,12 +165,12 @@ class TableLayout:
         return cached
 
     def _board_spots(self, place: Place, rect: Rect) -> dict[str, Rect]:
-        graph = place.graph
-        shape = (place.board or {}).get("shape")
+        nodes = place.spaces.nodes
+        shape = place.spaces.shape
         centres: dict[str, tuple[float, float]] = {}
         if shape == "hex":
             pointy = (place.board or {}).get("orientation", "pointy") == "pointy"
-            for node, data in graph.nodes(data=True):
+            for node, data in nodes.items():
                 c, r = data.get("col", 0), data.get("row", 0)
                 if pointy:
                     centres[node] = (math.sqrt(3) * (c + 0.5 * (r & 1)), 1.5 * r)
@@ -180,22 +178,21 @@ class TableLayout:
                     centres[node] = (1.5 * c, math.sqrt(3) * (r + 0.5 * (c & 1)))
             extent = (math.sqrt(3) / 2, 1.0) if pointy else (1.0, math.sqrt(3) / 2)
         elif shape == "grid":
-            for node, data in graph.nodes(data=True):
+            for node, data in nodes.items():
                 centres[node] = (float(data.get("col", 0)), float(data.get("row", 0)))
             extent = (0.5, 0.5)
         else:
-            given = {
-                n: (d["x"], d["y"]) for n, d in graph.nodes(data=True) if "x" in d and "y" in d
-            }
-            if len(given) == graph.number_of_nodes():
+            given = {n: (d["x"], d["y"]) for n, d in nodes.items() if "x" in d and "y" in d}
+            if len(given) == len(nodes):
                 centres = {n: (float(x), float(y)) for n, (x, y) in given.items()}
+            elif len(nodes) > 1:
+                # no coordinates: round a ring, in the order a walk along the edges meets them
+                # (networkx's spring layout needs numpy, which the table does not depend on)
+                order = _walk(list(nodes), place.spaces.edges)
+                turn = 2 * math.pi / len(order)
+                centres = {n: (math.cos(i * turn), math.sin(i * turn)) for i, n in enumerate(order)}
             else:
-                positions = (
-                    nx.spring_layout(graph, seed=1)
-                    if graph.number_of_nodes() > 1
-                    else {n: (0, 0) for n in graph}
-                )
-                centres = {n: (float(p[0]), float(p[1])) for n, p in positions.items()}
+                centres = {n: (0.0, 0.0) for n in nodes}
             span = _span(centres.values())
             radius = 0.22 * max(span[0], span[1], 1e-6) / max(1.0, math.sqrt(len(centres)) - 1)
             extent = (radius, radius)
@@ -273,6 +270,26 @@ def _bounds(rects) -> Rect | None:
     for rect in rects:
         result = rect if result is None else result.united(rect)
     return result
+
+
+def _walk(nodes: list[str], edges) -> list[str]:  # noqa: ANN001 - {(a, b): attrs}
+    """The spaces in the order a depth-first walk along the edges meets them."""
+    near: dict[str, list[str]] = {n: [] for n in nodes}
+    for a, b in edges:
+        near[a].append(b)
+        near[b].append(a)
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in nodes:
+        todo = [start]
+        while todo:
+            node = todo.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            order.append(node)
+            todo.extend(reversed(near[node]))
+    return order
 
 
 def _span(points) -> tuple[float, float]:

@@ -22,7 +22,7 @@ from .faces import FaceArt
 from .items import PieceItem, PlaceItem, ZoneItem
 from .layout import TableLayout
 from .session import TableSession
-from .units import PX_PER_MM, piece_size
+from .units import PX_PER_MM
 
 DRAG_Z = 10_000.0
 MARGIN = 40 * PX_PER_MM
@@ -78,7 +78,8 @@ class TableScene(QGraphicsScene):
         return self.session.state
 
     def size_of(self, pid: str) -> tuple[float, float]:
-        return piece_size(self.session.module, self.state.pieces[pid].kind)
+        size = self.art.size(self.state.pieces[pid])
+        return size.width(), size.height()
 
     def rebuild(self) -> None:
         """Draw everything anew (a new game, another seat at the screen, a look back in time)."""

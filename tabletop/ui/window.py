@@ -343,7 +343,10 @@ class MainWindow(QMainWindow):
             self.session.game.close()
             self.settings.remove("session/open")
         if self.scene is not None:
+            self.scene.blockSignals(True)  # no selection signals from items being deleted
             self.scene.clear()  # items go before the scene, in Qt's order, not the collector's
+            self.scene.pieces.clear()
+            self.scene.places.clear()
         self.session = None
 
     def _update_status(self) -> None:

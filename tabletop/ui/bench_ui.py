@@ -1,0 +1,160 @@
+"""The window's figures for ``tabletop bench``: start-up, drag steps, snapshots, memory."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+_BARE_QT = """
+import sys
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+window = QMainWindow()
+window.resize(1600, 1000)
+window.show()
+app.processEvents()
+window.grab().save(sys.argv[1])
+"""
+
+_WINDOW_RSS = """
+import sys
+from tabletop.modules import default_module, find_module
+from tabletop.ui.window import MainWindow, application
+from PySide6.QtCore import QSettings
+app = application()
+window = MainWindow(QSettings(sys.argv[1], QSettings.Format.IniFormat), ask=False)
+window.resize(1600, 1000)
+window.start_new(find_module(default_module()), seed=1)
+window.show()
+for _ in range(5):
+    app.processEvents()
+window.grab()
+for line in open('/proc/self/status'):
+    if line.startswith('VmRSS:'):
+        print(int(line.split()[1]) / 1024)
+window.close()
+"""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    return env
+
+
+def _wall(argv: list[str], env: dict[str, str], repeats: int = 3) -> float:
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run(argv, env=env, check=True, capture_output=True)
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def measure_start(work: Path) -> dict[str, float]:
+    """Opening the window on a new default game and grabbing it, against a bare Qt window grab."""
+    from tabletop.modules import default_module
+
+    env = _env()
+    env["TABLETOP_GAMES"] = str(work / "games")
+    bare = _wall([sys.executable, "-c", _BARE_QT, str(work / "bare.png")], env)
+    play = _wall([sys.executable, "-m", "tabletop.cli", "play", default_module(), "--seed", "1", "--screenshot", str(work / "play.png")], env)
+    return {"start_vs_bare_qt": round(play / bare, 2), "start_play_ms": round(play * 1e3), "start_bare_qt_ms": round(bare * 1e3)}
+
+
+def measure_window_rss(work: Path) -> dict[str, float]:
+    if not Path("/proc/self/status").exists():
+        return {}
+    env = _env()
+    env["TABLETOP_GAMES"] = str(work / "games-rss")
+    out = subprocess.run([sys.executable, "-c", _WINDOW_RSS, str(work / "rss.ini")], env=env, check=True, capture_output=True, text=True).stdout
+    return {"window_rss_mb": round(float(out.split()[-1]), 1)}
+
+
+def measure_drag(work: Path, steps: int = 300) -> dict[str, float]:
+    """p95 of one drag step on a 1,000-piece table: a mouse move through the scene to the end of the repaint."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    from tabletop.bench import _header, _setup_commands
+    from tabletop.persist import Game
+
+    from .window import MainWindow, application
+
+    app = application()
+    window = MainWindow(QSettings(str(work / "drag.ini"), QSettings.Format.IniFormat), ask=False)
+    window.resize(1600, 1000)
+    game = Game.create(_header(), _setup_commands(), work / "drag.jsonl")
+    window.show_game(game, None)
+    window.show()
+    for _ in range(3):
+        app.processEvents()
+    view, scene = window.view, window.scene
+    view.set_zoom(0.6)
+    pid = next(p for p in scene.pieces if p.startswith("disk"))
+    item = scene.pieces[pid]
+    view.centerOn(item)
+    app.processEvents()
+    viewport = view.viewport()
+    point = QPointF(view.mapFromScene(item.sceneBoundingRect().center()))
+
+    def send(kind: QEvent.Type, at: QPointF, buttons: Qt.MouseButton) -> None:
+        button = Qt.MouseButton.LeftButton if kind != QEvent.Type.MouseMove else Qt.MouseButton.NoButton
+        event = QMouseEvent(kind, at, viewport.mapToGlobal(at), button, buttons, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(viewport, event)
+
+    send(QEvent.Type.MouseButtonPress, point, Qt.MouseButton.LeftButton)
+    samples = []
+    for i in range(steps):
+        point = point + QPointF(3 if (i // 40) % 2 == 0 else -3, 1)
+        t0 = time.perf_counter()
+        send(QEvent.Type.MouseMove, point, Qt.MouseButton.LeftButton)
+        app.processEvents()
+        samples.append(time.perf_counter() - t0)
+    send(QEvent.Type.MouseButtonRelease, point, Qt.MouseButton.NoButton)
+    app.processEvents()
+    moved = game.table.state.pieces[pid].place
+    window.close()
+    samples.sort()
+    p95 = samples[int(len(samples) * 0.95) - 1]
+    return {"drag_step_p95_ms": round(p95 * 1e3, 2), "drag_step_median_ms": round(statistics.median(samples) * 1e3, 2), "drag_dropped_in": moved}
+
+
+def measure_snapshot(work: Path) -> dict[str, float]:
+    """PNG of the whole default table at scale 2."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from tabletop.export import render_game
+    from tabletop.modules import default_module, find_module, new_game
+
+    module = find_module(default_module())
+    game = new_game(module, seed=1, path=work / "snap.jsonl")
+    samples = []
+    for i in range(3):
+        t0 = time.perf_counter()
+        render_game(game, module, work / f"snap-{i}.png", scale=2.0)
+        samples.append(time.perf_counter() - t0)
+    game.close()
+    return {"snapshot_png_2x_ms": round(statistics.median(samples) * 1e3)}
+
+
+def run(say: Any = print) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-ui-") as tmp:
+        work = Path(tmp)
+        say("starting the window against a bare Qt window")
+        results.update(measure_start(work))
+        say("dragging a piece across a 1,000-piece table")
+        results.update(measure_drag(work))
+        say("rendering the default table to PNG at scale 2")
+        results.update(measure_snapshot(work))
+        say("measuring the memory of the window with the default table")
+        results.update(measure_window_rss(work))
+    return results
