@@ -14,6 +14,9 @@ NO_DISPLAY = (
 )
 
 
+NO_DISPLAY_EXIT = 3  # distinct from bad input (2), so `make run` can tell the two apart
+
+
 def has_display() -> bool:
     if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
         return True
@@ -26,7 +29,7 @@ def play(target: str | None = None, screenshot: str | None = None, seed: int | N
     """Open the window; with ``screenshot``, grab it into that PNG and quit. Returns an exit code."""
     if screenshot is None and not has_display():
         print(f"tabletop play: {NO_DISPLAY}", file=sys.stderr)
-        return 2
+        return NO_DISPLAY_EXIT
     if screenshot is not None and not has_display():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtCore import QSettings
@@ -38,10 +41,8 @@ def play(target: str | None = None, screenshot: str | None = None, seed: int | N
     app = application()
     settings = None
     if screenshot is not None:  # a picture must not depend on, or change, the user's settings
-        settings = QSettings(
-            str(Path(tempfile.mkdtemp(prefix="tabletop-")) / "settings.ini"),
-            QSettings.Format.IniFormat,
-        )
+        scratch = tempfile.TemporaryDirectory(prefix="tabletop-")  # removed when play() returns
+        settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings, ask=screenshot is None)
     if screenshot is not None:
         window.resize(1600, 1000)

@@ -59,7 +59,9 @@ class LogPanel(QWidget):
         self.back.clicked.connect(lambda: self.step(-1))
         self.forward.clicked.connect(lambda: self.step(1))
         self.now.clicked.connect(lambda: self.session.show_history(None))
-        self.list.currentRowChanged.connect(self._row_chosen)
+        # a line chosen by click or keys; not the current row Qt sets when the list takes focus
+        # (after the hot-seat curtain, or by Tab), which would jump the table back to entry 1
+        self.list.itemSelectionChanged.connect(self._selection_changed)
         session.changed.connect(self._append)
         session.reset.connect(self._sync_position)
         self._reload()
@@ -99,6 +101,11 @@ class LogPanel(QWidget):
         self.list.blockSignals(False)
         self.list.scrollToBottom()
         self._sync_position()
+
+    def _selection_changed(self) -> None:
+        chosen = self.list.selectedItems()
+        if chosen:
+            self._row_chosen(self.list.row(chosen[0]))
 
     def _row_chosen(self, row: int) -> None:
         if row < 0:

@@ -83,6 +83,7 @@ class TableScene(QGraphicsScene):
 
     def rebuild(self) -> None:
         """Draw everything anew (a new game, another seat at the screen, a look back in time)."""
+        self.clearSelection()  # now, while the items live: clear() would signal it amid deletions
         self.clear()
         self.places.clear()
         self.pieces.clear()
@@ -201,10 +202,12 @@ class TableScene(QGraphicsScene):
             moving.update(self._carried(pid))
         state = self.state
         x, y = pos.x(), pos.y()
+        # cubes, disks and markers go onto a card's regions; a card dropped on a card goes beside it
+        cards_moving = any(self.art.shape_kind(state.pieces[p]) in ("card", "board") for p in moving)
         for item in self.items(pos):
             if isinstance(item, PieceItem) and item.pid not in moving:
                 regions = state.regions_of(item.pid)
-                if regions is not None:
+                if regions is not None and not cards_moving:
                     return DropTarget(regions.id, self.layout.spot_at(regions.id, x, y))
                 piece = state.pieces[item.pid]
                 place = state.places[piece.place]
