@@ -1,4 +1,4 @@
-"""The ``tabletop`` command: set games up, inspect them, read and branch their logs, measure.
+"""The ``tabletop`` command: set games up, inspect them, read and branch their logs, draw them, measure.
 
 Every error a person can cause (a wrong argument, a missing or broken file)
 is one line on stderr and exit code 2, never a traceback.
@@ -78,11 +78,39 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, help="the seed of a new game")
 
+    p = sub.add_parser("render", help="draw a game's table into a PNG, SVG or PDF snapshot")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the snapshot: .png, .svg or .pdf (the name says which); never overwritten",
+    )
+    p.add_argument("--at", type=int, help="draw the table as it was after entry N")
+    p.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="pixels (or points) per scene unit; 1 is 4 to the millimetre (default 1)",
+    )
+    p.add_argument("--caption", help="a title above the table")
+    p.add_argument(
+        "--log",
+        type=int,
+        default=8,
+        metavar="N",
+        help="the last N log entries under the table (default 8, 0 for none)",
+    )
+    p.add_argument(
+        "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
+    )
+
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="measure the table engine on this machine")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-window", action="store_true", help="only the table engine, not the window")
     return parser
 
 
@@ -236,6 +264,53 @@ def _check_folder(path: str) -> None:
         raise CliError(f"{path}: the folder {folder!r} does not exist")
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    from tabletop.export import FORMATS, render_game
+    from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
+    from tabletop.modules import ModuleError, find_module
+
+    _check_output(args.output)
+    if os.path.splitext(args.output)[1].lower() not in FORMATS:
+        raise CliError(f"{args.output}: name the snapshot .png, .svg or .pdf (nothing was written)")
+    if not MIN_SCALE <= args.scale <= MAX_SCALE:  # also refuses nan
+        raise CliError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {args.scale}")
+    if args.log < 0:
+        raise CliError("--log must be a whole number of at least 0")
+    game = _open(args.file)
+    try:
+        table = game.table
+        if args.at is not None and not 0 <= args.at <= table.seq:
+            raise CliError(
+                f"{args.file}: there is no entry {args.at}; the log holds 0 to {table.seq}"
+            )
+        seats = {s.id: s.name for s in game.header.seats}
+        if args.seat is not None and args.seat not in seats:
+            raise CliError(
+                f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
+            )
+        try:
+            module = find_module(game.header.module)
+        except ModuleError as exc:
+            print(f"warning: pieces are drawn plainly: {exc}", file=sys.stderr)
+            module = None
+        render_game(
+            game,
+            module,
+            args.output,
+            at=args.at,
+            scale=args.scale,
+            caption=args.caption,
+            log_count=args.log,
+            viewer=args.seat,
+        )
+    finally:
+        game.close()
+    at = table.seq if args.at is None else args.at
+    who = f"as {seats[args.seat]} sees it" if args.seat else "as a spectator sees it"
+    print(f"{args.output}: the table of {args.file} after entry {at} of {table.seq}, {who}")
+    return 0
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
     from tabletop.modules import ModuleError, find_module, module_ids
 
@@ -274,7 +349,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     def progress(text: str) -> None:
         print(f"… {text}", file=sys.stderr, flush=True)
 
-    results = bench.run(progress)
+    results = bench.run(progress, window=not args.no_window)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -289,6 +364,7 @@ COMMANDS = {
     "log": cmd_log,
     "replay": cmd_replay,
     "play": cmd_play,
+    "render": cmd_render,
     "modules": cmd_modules,
     "bench": cmd_bench,
 }

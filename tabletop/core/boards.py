@@ -44,7 +44,9 @@ def _offset_hex_neighbours(c: int, r: int, orientation: str) -> list[tuple[int, 
 def _int(spec: dict[str, Any], key: str) -> int:
     value = spec.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise FormatError(f"board spec: '{key}' must be a whole number of at least 1, not {value!r}")
+        raise FormatError(
+            f"board spec: '{key}' must be a whole number of at least 1, not {value!r}"
+        )
     return value
 
 
@@ -69,7 +71,9 @@ class BoardSpec:
             cols, rows = _int(spec, "cols"), _int(spec, "rows")
             orientation = spec.get("orientation", "pointy")
             if orientation not in ("pointy", "flat"):
-                raise FormatError(f"board spec: 'orientation' must be 'pointy' or 'flat', not {orientation!r}")
+                raise FormatError(
+                    f"board spec: 'orientation' must be 'pointy' or 'flat', not {orientation!r}"
+                )
             for r in range(rows):
                 for c in range(cols):
                     self.nodes[f"{c},{r}"] = {"col": c, "row": r}
@@ -101,9 +105,13 @@ class BoardSpec:
                 elif isinstance(node, dict) and isinstance(node.get("id"), str):
                     self.nodes[node["id"]] = {k: v for k, v in node.items() if k != "id"}
                 else:
-                    raise FormatError(f"board spec: a node must be a name or a table with 'id', not {node!r}")
+                    raise FormatError(
+                        f"board spec: a node must be a name or a table with 'id', not {node!r}"
+                    )
         else:
-            raise FormatError(f"board spec: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}")
+            raise FormatError(
+                f"board spec: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}"
+            )
 
         for name in spec.get("remove", []):
             if name not in self.nodes:
@@ -117,13 +125,17 @@ class BoardSpec:
         for key in ("edges", "edge_attrs"):
             for edge in spec.get(key, []):
                 if not isinstance(edge, dict) or "a" not in edge or "b" not in edge:
-                    raise FormatError(f"board spec: each of '{key}' needs 'a' and 'b', not {edge!r}")
+                    raise FormatError(
+                        f"board spec: each of '{key}' needs 'a' and 'b', not {edge!r}"
+                    )
                 a, b = edge["a"], edge["b"]
                 for end in (a, b):
                     if end not in self.nodes:
                         raise FormatError(f"board spec: {key} names unknown space {end!r}")
                 if key == "edge_attrs" and _pair(a, b) not in self.edges:
-                    raise FormatError(f"board spec: edge_attrs names spaces {a!r} and {b!r}, which do not touch")
+                    raise FormatError(
+                        f"board spec: edge_attrs names spaces {a!r} and {b!r}, which do not touch"
+                    )
                 self._link(a, b, {k: v for k, v in edge.items() if k not in ("a", "b")})
 
     def _link(self, a: str, b: str, attrs: dict[str, Any]) -> None:

@@ -102,7 +102,9 @@ class Command(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "op" in cls.__dict__ and cls.op:  # a subclass that keeps its parent's op is not a new command
+        if (
+            "op" in cls.__dict__ and cls.op
+        ):  # a subclass that keeps its parent's op is not a new command
             _REGISTRY[cls.op] = cls
 
     @abstractmethod

@@ -28,7 +28,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-
 from .boards import BoardSpec
 from .errors import FormatError
 

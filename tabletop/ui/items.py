@@ -64,7 +64,9 @@ class PlaceItem(QGraphicsItem):
         self.spots = {name: qrect(cell) for name, cell in spots.items()}
         self.label = label
         self.board = place.board
-        self.edges = [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
+        self.edges = (
+            [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
+        )
         self.count = len(place.contents)
         self.highlight_spot: str | None = None
         self.highlighted = False
@@ -230,6 +232,9 @@ class PieceItem(QGraphicsItem):
         self.visible_face = True
         self.marked = False  # one of the pieces moved last
         self.finding: str | None = None  # a rules finding's text, outlined in red
+        self.regions: list[
+            tuple[str, QRectF]
+        ] = []  # the regions it carries, in its own coordinates
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setTransformOriginPoint(self.w / 2, self.h / 2)
@@ -258,6 +263,8 @@ class PieceItem(QGraphicsItem):
         target = QRectF(0, 0, self.w, self.h)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+        if self.regions:
+            self._paint_regions(painter)
         if self.isSelected() or self.marked or self.finding:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -270,3 +277,19 @@ class PieceItem(QGraphicsItem):
             elif self.marked:
                 painter.setPen(QPen(theme.MARK, 3, Qt.PenStyle.DashLine))
                 painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)
+
+    def _paint_regions(self, painter: QPainter) -> None:
+        """Quiet outlines of the regions a card carries, so players see where cubes go."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setFont(theme.label_font(max(10, int(self.h / 30))))
+        for name, cell in self.regions:
+            inner = cell.adjusted(3, 3, -3, -3)
+            painter.setPen(QPen(QColor(60, 50, 40, 110), 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor(255, 255, 255, 40))
+            painter.drawRoundedRect(inner, 6, 6)
+            painter.setPen(QColor(60, 50, 40, 150))
+            painter.drawText(
+                inner.adjusted(5, 2, -5, -2),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                name,
+            )

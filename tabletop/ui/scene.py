@@ -130,6 +130,12 @@ class TableScene(QGraphicsScene):
         x, y = self.layout.piece_pos(pid)
         item.setPos(x, y)
         item.setZValue(self.layout.piece_z(pid))
+        regions = self.state.regions_of(pid)
+        if regions is not None:
+            item.regions = [
+                (name, QRectF(cell.x - x, cell.y - y, cell.w, cell.h))
+                for name, cell in self.layout.spots(regions.id).items()
+            ]
         item.refresh(piece, can_see(self.state, piece, self.session.viewer))
 
     def on_change(self, change: Change) -> None:
@@ -203,7 +209,9 @@ class TableScene(QGraphicsScene):
         state = self.state
         x, y = pos.x(), pos.y()
         # cubes, disks and markers go onto a card's regions; a card dropped on a card goes beside it
-        cards_moving = any(self.art.shape_kind(state.pieces[p]) in ("card", "board") for p in moving)
+        cards_moving = any(
+            self.art.shape_kind(state.pieces[p]) in ("card", "board") for p in moving
+        )
         for item in self.items(pos):
             if isinstance(item, PieceItem) and item.pid not in moving:
                 regions = state.regions_of(item.pid)

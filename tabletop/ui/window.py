@@ -111,6 +111,9 @@ class MainWindow(QMainWindow):
             shortcuts = shortcut if isinstance(shortcut, list) else [shortcut]
             action.setShortcuts([QKeySequence(s) for s in shortcuts])
         action.setToolTip(tip or text.replace("&", "").replace("…", ""))
+        action.setIconText(
+            text.replace("&", "").replace("…", "")
+        )  # the toolbar keeps the short name
         action.setStatusTip(action.toolTip())
         action.triggered.connect(slot)
         self.actions_by_name[name] = action

@@ -1,0 +1,509 @@
+"""Snapshots of the table for rules discussions: PNG, SVG or PDF, from the window or headless.
+
+Sizes. A snapshot of a source rectangle (scene units) at scale ``s`` has a table
+part ``ceil(w * s)`` wide and ``ceil(h * s)`` high (the source grows to whole
+units on the right and at the bottom). A caption adds a band above it and a log
+excerpt a band below it (``band_heights``); ``snapshot_size`` gives the total. The
+same numbers are pixels in a PNG, the ``width``/``height`` of an SVG, and points
+of a PDF page (1 px = 1 pt), so the three formats of one snapshot have one size.
+
+PNG. The table is rendered tile by tile (``TILE_SIZE`` pixels square, a progress
+step each) into one image, which can be at most ``MAX_PNG_SIDE`` pixels on a side
+(12,000 x 12,000 holds about 576 MB); past that the export is refused with the
+largest scale that fits. SVG and PDF are vector drawings with the pieces embedded
+as images drawn at a higher resolution (``SVG_DETAIL``, ``PDF_DPI``).
+
+Privacy. A snapshot shows what the scene's viewer may see: a seat sees its own
+hand; anyone else (no seat, the referee) is treated as a spectator, who sees the
+backs of face-down cards and of every hand. ``as_spectator`` hides a seat's hand
+too. ``render_game`` draws a spectator's view unless it is given a seat.
+
+Files. Every snapshot is written to a temporary file beside the target and
+renamed over it at the end: a failure leaves nothing behind, and a file already
+at the target is untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import tempfile
+import textwrap
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRect, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+)
+from PySide6.QtSvg import QSvgGenerator
+
+from tabletop import __version__
+from tabletop.core import TableError
+from tabletop.persist import atomic_write_bytes
+from tabletop.ui import theme
+from tabletop.ui.units import PX_PER_MM
+from tabletop.visibility import can_see
+
+if TYPE_CHECKING:
+    from tabletop.ui.scene import TableScene
+
+Progress = Callable[[int, int], None]
+
+FORMATS = (".png", ".svg", ".pdf")
+TILE_SIZE = 2048  # pixels; read at each export, so tests may make it small
+MAX_PNG_SIDE = 12_000
+MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers accept
+MIN_SCALE, MAX_SCALE = 0.05, 16.0
+SOURCE_MARGIN = 10 * PX_PER_MM  # around everything on the table
+SVG_DETAIL = 2  # an SVG is drawn at twice its size, so its pieces stay sharp zoomed in
+PDF_DPI = 288  # pieces in a PDF are embedded at four pixels to the point
+# the bands, in output units at text scale 1; the text scale is the export's scale, but at
+# least 0.5 (to stay legible) and at least the width over BAND_WIDTH (a snapshot is mostly
+# looked at whole, so a wide one gets larger text)
+CAPTION_PX, CAPTION_BAND = 26, 56
+LOG_PX, LOG_LINE, BAND_PAD = 15, 21, 12
+MIN_TEXT_SCALE = 0.5
+BAND_WIDTH = 2000
+BAND = QColor("#18231d")
+BAND_RULE = QColor("#5f7f6c")
+CAPTION_INK = QColor("#f3f1e7")
+LOG_INK = QColor("#cfdcd2")
+MONO_FAMILIES = [
+    "DejaVu Sans Mono",
+    "Menlo",
+    "Consolas",
+    "Liberation Mono",
+    "Courier New",
+    "monospace",
+]
+SANS_FAMILIES = ["DejaVu Sans", "Segoe UI", "Helvetica Neue", "Arial", "sans-serif"]
+
+
+class ExportError(TableError):
+    """A snapshot could not be made; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The geometry of one snapshot, in output units (pixels, or points in a PDF)."""
+
+    source: QRectF  # scene units, grown to whole output units
+    scale: float
+    width: int
+    table_height: int
+    top: int  # the caption band (0 without a caption)
+    bottom: int  # the log band (0 without log lines)
+    caption: str | None
+    lines: tuple[str, ...]
+
+    @property
+    def height(self) -> int:
+        return self.top + self.table_height + self.bottom
+
+    @property
+    def text_scale(self) -> float:
+        return text_scale(self.width, self.scale)
+
+
+def _units(length: float, scale: float) -> int:
+    return max(1, math.ceil(length * scale - 1e-6))
+
+
+def _log_lines(log_lines: list[str] | None) -> tuple[str, ...]:
+    """Entries may span lines (findings, overrides): one band line each, common indent removed."""
+    if not log_lines:
+        return ()
+    text = "\n".join(line.rstrip("\n") for line in log_lines)
+    return tuple(textwrap.dedent(text).splitlines())
+
+
+def text_scale(width: int, scale: float) -> float:
+    """How large the bands' text is drawn (1: CAPTION_PX and LOG_PX units)."""
+    return max(scale, MIN_TEXT_SCALE, width / BAND_WIDTH)
+
+
+def band_heights(
+    width: int, scale: float, caption: str | None, log_lines: list[str] | None
+) -> tuple[int, int]:
+    """The caption band (top) and the log band (bottom) of a snapshot ``width`` wide; 0 when absent."""
+    k = text_scale(width, scale)
+    top = math.ceil(k * CAPTION_BAND) if _caption(caption) else 0
+    lines = len(_log_lines(log_lines))
+    bottom = math.ceil(k * (2 * BAND_PAD + lines * LOG_LINE)) if lines else 0
+    return top, bottom
+
+
+def frame_for(
+    source: QRectF, scale: float, caption: str | None = None, log_lines: list[str] | None = None
+) -> Frame:
+    width, height = _units(source.width(), scale), _units(source.height(), scale)
+    grown = QRectF(source.x(), source.y(), width / scale, height / scale)
+    top, bottom = band_heights(width, scale, caption, log_lines)
+    return Frame(grown, scale, width, height, top, bottom, _caption(caption), _log_lines(log_lines))
+
+
+def snapshot_size(
+    source: QRectF,
+    scale: float = 1.0,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+) -> tuple[int, int]:
+    """(width, height) of a snapshot: pixels of a PNG, px of an SVG, points of a PDF page."""
+    frame = frame_for(source, scale, caption, log_lines)
+    return frame.width, frame.height
+
+
+def table_source(scene: TableScene) -> QRectF:
+    """The whole table: everything drawn, with a margin of felt."""
+    rect = scene.itemsBoundingRect()
+    if rect.isEmpty():
+        rect = scene.sceneRect()
+    return rect.adjusted(-SOURCE_MARGIN, -SOURCE_MARGIN, SOURCE_MARGIN, SOURCE_MARGIN)
+
+
+def _caption(caption: str | None) -> str | None:
+    text = " ".join((caption or "").split())
+    return text or None
+
+
+# ---- exporting ---------------------------------------------------------------
+def export_scene(
+    scene: TableScene,
+    path: str | Path,
+    *,
+    scale: float = 1.0,
+    source: QRectF | None = None,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+    progress: Progress | None = None,
+    as_spectator: bool = False,
+) -> None:
+    """Write a snapshot of ``scene`` to ``path``; the suffix (.png, .svg, .pdf) picks the format.
+
+    ``source`` is the part of the table (scene units; the whole table by default),
+    ``caption`` a title band above it, ``log_lines`` a band of log lines below it.
+    ``progress(done, total)`` is called as the table is rendered. Raises
+    ExportError with a plain message, and then nothing was written.
+    """
+    target = Path(path)
+    suffix = check_target(target)
+    if not (isinstance(scale, int | float) and MIN_SCALE <= scale <= MAX_SCALE):
+        raise ExportError(f"the scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale}")
+    source = QRectF(source) if source is not None else table_source(scene)
+    if not source.isValid() or source.isEmpty():
+        raise ExportError("there is nothing to export: the chosen part of the table is empty")
+    frame = frame_for(source, float(scale), caption, log_lines)
+    report = progress or (lambda done, total: None)
+    with _privacy(scene, as_spectator):
+        if suffix == ".png":
+            _write_png(scene, frame, target, report)
+        elif suffix == ".svg":
+            _write_svg(scene, frame, target, report)
+        else:
+            _write_pdf(scene, frame, target, report)
+
+
+def check_target(path: Path) -> str:
+    """The format of a target file, or ExportError if it cannot be written there."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        if path.suffix:
+            raise ExportError(
+                f"{path}: '{path.suffix}' is not a snapshot format; name the file .png, .svg or .pdf"
+            )
+        raise ExportError(f"{path}: name the file .png, .svg or .pdf (the suffix says which)")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(f"{path}: the folder '{folder}' does not exist")
+    if path.is_dir():
+        raise ExportError(f"{path}: is a folder")
+    return suffix
+
+
+@contextlib.contextmanager
+def _privacy(scene: TableScene, as_spectator: bool) -> Iterator[None]:
+    """Draw as a spectator for the export unless the scene's viewer is a seat (and may show)."""
+    session = scene.session
+    seats = {s.id for s in session.game.header.seats}
+    if session.viewer in seats and not as_spectator:
+        yield
+        return
+    state = scene.state
+    changed = []
+    for item in scene.pieces.values():
+        piece = state.pieces.get(item.pid)
+        if piece is None:
+            continue
+        seen = can_see(state, piece, None)
+        if item.visible_face != seen:
+            changed.append((item, item.visible_face))
+            item.refresh(piece, seen)
+    zones = [zone for zone in scene.zones.values() if zone.active]
+    for zone in zones:
+        zone.active = False
+    try:
+        yield
+    finally:
+        for item, was in changed:
+            item.refresh(item.piece, was)
+        for zone in zones:
+            zone.active = True
+
+
+@contextlib.contextmanager
+def _replacing(target: Path) -> Iterator[str]:
+    """A temporary file beside ``target``, renamed over it if the block succeeds."""
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise ExportError(f"{target}: cannot write here ({exc.strerror or exc})") from None
+    os.close(fd)
+    try:
+        yield tmp
+        with open(tmp, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _render_hints(painter: QPainter) -> None:
+    painter.setRenderHints(
+        QPainter.RenderHint.Antialiasing
+        | QPainter.RenderHint.SmoothPixmapTransform
+        | QPainter.RenderHint.TextAntialiasing
+    )
+
+
+def _paint_table(scene: TableScene, painter: QPainter, frame: Frame, clip: QRect | None) -> None:
+    """The table part, in output units from (0, frame.top); only ``clip`` (output units) if given."""
+    s, src = frame.scale, frame.source
+    painter.save()
+    if clip is not None:
+        painter.setClipRect(clip)
+        pad = 2 / s  # a little beyond the clip, so nothing at its edges is left out
+        region = QRectF(
+            src.x() + clip.x() / s - pad,
+            src.y() + (clip.y() - frame.top) / s - pad,
+            clip.width() / s + 2 * pad,
+            clip.height() / s + 2 * pad,
+        )
+    else:
+        painter.setClipRect(QRectF(0, frame.top, frame.width, frame.table_height))
+        region = src
+    painter.translate(0, frame.top)
+    painter.scale(s, s)
+    painter.translate(-src.x(), -src.y())
+    # the target is the source itself: the painter's transform alone places the table, the
+    # same for every tile but for whole pixels, so tiles meet without seams
+    scene.render(painter, region, region, Qt.AspectRatioMode.IgnoreAspectRatio)
+    painter.restore()
+
+
+def _paint_bands(painter: QPainter, frame: Frame) -> None:
+    k = frame.text_scale
+    pad = BAND_PAD * k
+    painter.save()
+    if frame.top:
+        band = QRectF(0, 0, frame.width, frame.top)
+        painter.fillRect(band, BAND)
+        painter.fillRect(QRectF(0, frame.top - max(1.0, k), frame.width, max(1.0, k)), BAND_RULE)
+        font = _font(SANS_FAMILIES, CAPTION_PX * k, bold=True)
+        text_rect = band.adjusted(pad * 1.5, 0, -pad * 1.5, 0)
+        painter.setFont(font)
+        painter.setPen(CAPTION_INK)
+        painter.drawText(
+            text_rect,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            QFontMetricsF(font).elidedText(
+                frame.caption or "", Qt.TextElideMode.ElideRight, text_rect.width()
+            ),
+        )
+    if frame.bottom:
+        y0 = frame.top + frame.table_height
+        painter.fillRect(QRectF(0, y0, frame.width, frame.bottom), BAND)
+        painter.fillRect(QRectF(0, y0, frame.width, max(1.0, k)), BAND_RULE)
+        font = _font(MONO_FAMILIES, LOG_PX * k, mono=True)
+        metrics = QFontMetricsF(font)
+        painter.setFont(font)
+        painter.setPen(LOG_INK)
+        width = frame.width - 3 * pad
+        for i, line in enumerate(frame.lines):
+            row = QRectF(pad * 1.5, y0 + pad + i * LOG_LINE * k, width, LOG_LINE * k)
+            painter.drawText(
+                row,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                metrics.elidedText(line, Qt.TextElideMode.ElideRight, width),
+            )
+    painter.restore()
+
+
+def _font(families: list[str], pixels: float, bold: bool = False, mono: bool = False) -> QFont:
+    font = QFont()
+    font.setFamilies(families)
+    if mono:
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        font.setFixedPitch(True)
+    font.setPixelSize(max(6, round(pixels)))
+    font.setBold(bold)
+    return font
+
+
+def _too_large(frame: Frame, limit: int, unit: str, what: str) -> ExportError:
+    fits = _fitting_scale(frame, limit)
+    advice = (
+        f"a scale of {fits:g} or less fits"
+        if fits
+        else "export a smaller part of the table or fewer log lines"
+    )
+    return ExportError(
+        f"the {what} would be {frame.width:,} x {frame.height:,} {unit}, larger than the "
+        f"{limit:,} x {limit:,} it may be; {advice} (an SVG has no such limit)"
+    )
+
+
+def _fitting_scale(frame: Frame, limit: int) -> float | None:
+    caption = frame.caption
+    lines = list(frame.lines)
+    # the frame's source was grown to whole units; the chosen source is at most a unit smaller
+    source = frame.source
+    scale = math.floor(min(limit / source.width(), limit / source.height()) * 100) / 100
+    while scale >= MIN_SCALE:
+        if max(snapshot_size(source, scale, caption, lines)) <= limit:
+            return scale
+        scale = round(scale - 0.01, 2)
+    return None
+
+
+def _write_png(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+    if max(frame.width, frame.height) > MAX_PNG_SIDE:
+        raise _too_large(frame, MAX_PNG_SIDE, "pixels", "PNG")
+    image = QImage(frame.width, frame.height, QImage.Format.Format_RGB32)
+    if image.isNull():
+        raise ExportError(
+            f"there is not enough memory for a {frame.width:,} x {frame.height:,} image; "
+            "choose a smaller scale"
+        )
+    image.fill(theme.FELT)
+    tile = max(16, int(TILE_SIZE))
+    columns = math.ceil(frame.width / tile)
+    rows = math.ceil(frame.table_height / tile)
+    total = columns * rows
+    painter = QPainter(image)
+    try:
+        _render_hints(painter)
+        progress(0, total)
+        done = 0
+        for row in range(rows):
+            for column in range(columns):
+                x, y = column * tile, row * tile
+                clip = QRect(
+                    x,
+                    frame.top + y,
+                    min(tile, frame.width - x),
+                    min(tile, frame.table_height - y),
+                )
+                _paint_table(scene, painter, frame, clip)
+                done += 1
+                progress(done, total)
+        _paint_bands(painter, frame)
+    finally:
+        painter.end()
+    with _replacing(target) as tmp:
+        if not image.save(tmp, "PNG"):
+            raise ExportError(f"{target}: the PNG could not be written (nothing was changed)")
+
+
+def _describe(frame: Frame) -> str:
+    parts = [f"A snapshot of the table, made by tabletop {__version__}."]
+    if frame.lines:
+        parts += ["", "The log up to this moment:", *frame.lines]
+    return "\n".join(parts)
+
+
+def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+    progress(0, 1)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    detail = SVG_DETAIL
+    generator.setSize(QSize(frame.width * detail, frame.height * detail))
+    generator.setViewBox(QRect(0, 0, frame.width * detail, frame.height * detail))
+    generator.setTitle(frame.caption or "Table snapshot")
+    generator.setDescription(_describe(frame))
+    painter = QPainter()
+    if not painter.begin(generator):
+        raise ExportError(f"{target}: the SVG could not be drawn (nothing was changed)")
+    try:
+        _render_hints(painter)
+        painter.scale(detail, detail)
+        _paint_table(scene, painter, frame, None)
+        _paint_bands(painter, frame)
+    finally:
+        painter.end()
+    data = bytes(buffer.data().data())
+    # Qt gives the size in millimetres; a snapshot's size is in pixels, like the PNG's
+    data, count = re.subn(
+        rb'<svg width="[^"]*" height="[^"]*"',
+        f'<svg width="{frame.width}" height="{frame.height}"'.encode(),
+        data,
+        count=1,
+    )
+    if not count:
+        raise ExportError(f"{target}: the SVG could not be drawn (nothing was changed)")
+    try:
+        atomic_write_bytes(target, data)
+    except OSError as exc:
+        raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
+    progress(1, 1)
+
+
+def _write_pdf(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+    if max(frame.width, frame.height) > MAX_PDF_SIDE:
+        raise _too_large(frame, MAX_PDF_SIDE, "points", "PDF page")
+    progress(0, 1)
+    with _replacing(target) as tmp:
+        writer = QPdfWriter(tmp)
+        size = QPageSize(
+            QSizeF(frame.width, frame.height),
+            QPageSize.Unit.Point,
+            "Table snapshot",
+            QPageSize.SizeMatchPolicy.ExactMatch,
+        )
+        writer.setPageLayout(
+            QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0))
+        )
+        writer.setResolution(PDF_DPI)
+        writer.setTitle(frame.caption or "Table snapshot")
+        writer.setCreator(f"tabletop {__version__}")
+        painter = QPainter()
+        if not painter.begin(writer):
+            raise ExportError(f"{target}: the PDF could not be written (nothing was changed)")
+        try:
+            _render_hints(painter)
+            painter.scale(PDF_DPI / 72, PDF_DPI / 72)
+            _paint_table(scene, painter, frame, None)
+            _paint_bands(painter, frame)
+        finally:
+            ended = painter.end()
+        del writer  # closes the file before it is renamed
+        if not ended:
+            raise ExportError(f"{target}: the PDF could not be written (nothing was changed)")
+    progress(1, 1)
