@@ -45,6 +45,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--variant", default="", help="a variant of the module")
     p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setup choice of the module (see 'tabletop modules')",
+    )
+    p.add_argument(
+        "--norse-animal",
+        choices=["cattle", "sheep", "pony", "goat"],
+        help="Greenland: Red's Norse animal (C5)",
+    )
+    p.add_argument(
+        "--random-colours", action="store_true", help="deal the players' colours at random"
+    )
+    p.add_argument(
+        "--deck",
+        metavar="REVISION",
+        help="a revision of the module's deck (see 'tabletop deck list')",
+    )
+    p.add_argument(
+        "--position",
+        metavar="FILE",
+        help="build the table a position file describes (for rules questions)",
+    )
+    p.add_argument(
         "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
     )
     p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
@@ -105,6 +130,16 @@ def _parser() -> argparse.ArgumentParser:
         "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
     )
 
+    p = sub.add_parser("deck", help="revisions of a module's deck: list them, import one")
+    deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
+    deck_sub.required = True
+    q = deck_sub.add_parser("list", help="the revisions of a module's deck")
+    q.add_argument("module", nargs="?", default="greenland")
+    q = deck_sub.add_parser("import", help="check a CSV row by row and add it as a revision")
+    q.add_argument("file", help="the CSV (the deck's columns)")
+    q.add_argument("--name", required=True, help="the revision's name")
+    q.add_argument("--module", default="greenland", help="the module (default greenland)")
+
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
 
@@ -150,6 +185,20 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     _check_output(args.output)
     module = find_module(args.module)
+    if args.deck:
+        from tabletop.modules.revisions import with_revision
+
+        module = with_revision(module, args.deck)
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CliError(f"--option {item!r}: write it as KEY=VALUE")
+        options[key.strip()] = value.strip()
+    if args.norse_animal:
+        options["norse_animal"] = args.norse_animal
+    if args.random_colours:
+        options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = new_game(
         module,
@@ -158,6 +207,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         seed=seed,
         notes=args.notes,
         path=args.output,
+        options=options,
+        position=args.position,
     )
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
@@ -175,8 +226,12 @@ def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
 
     lines = inspect_text(state, seat)
     summary = _module_summary(game, state)
-    if summary:
-        lines += ["", *summary] if isinstance(summary, list) else ["", str(summary)]
+    if isinstance(summary, dict):
+        from tabletop.inspection import mapping_lines
+
+        lines += ["", *mapping_lines(summary)]
+    elif summary:
+        lines += ["", *summary]
     return lines
 
 
@@ -202,7 +257,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             **inspect_state(state, args.seat),
         }
         summary = _module_summary(game, state)
-        if summary is not None:
+        if isinstance(summary, dict):
+            data.update(summary)  # a module's reading of the table stands beside the places
+        elif summary is not None:
             data["summary"] = summary
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
@@ -311,6 +368,22 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_deck(args: argparse.Namespace) -> int:
+    from tabletop.modules import find_module
+    from tabletop.modules.revisions import import_revision, revisions, with_revision
+
+    if args.deck_command == "list":
+        module = find_module(args.module)
+        for name in revisions(module):
+            deck = with_revision(module, name).decks[next(iter(module.decks))]
+            print(f"{name:<20} {len(deck.cards)} rows  sha256 {deck.sha256[:16]}…")
+        return 0
+    module = find_module(args.module)
+    target = import_revision(module, args.file, args.name)
+    print(f"{args.file}: every row checked; added as revision {args.name!r} ({target})")
+    return 0
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
     from tabletop.modules import ModuleError, find_module, module_ids
 
@@ -365,6 +438,7 @@ COMMANDS = {
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,
+    "deck": cmd_deck,
     "modules": cmd_modules,
     "bench": cmd_bench,
 }

@@ -164,3 +164,33 @@ def entry_text(entry: Entry, seat_names: dict[str, str] | None = None) -> str:
     if entry.override:
         text += f"\n{'':>17}forced by {who}: {entry.override}"
     return text
+
+
+def mapping_lines(data: Any, indent: int = 0) -> list[str]:
+    """Nested plain data as indented 'key: value' lines (short lists and tables stay on one line)."""
+    pad = "  " * indent
+    lines: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, dict | list) and len(_short(value)) > 90:
+                lines.append(f"{pad}{key}:")
+                lines.extend(mapping_lines(value, indent + 1))
+            else:
+                lines.append(f"{pad}{key}: {_short(value)}")
+    elif isinstance(data, list):
+        for value in data:
+            lines.append(f"{pad}- {_short(value)}")
+    else:
+        lines.append(f"{pad}{data}")
+    return lines
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict) and "name" in value:  # a named thing: its name, then the rest
+        rest = ", ".join(f"{k} {_short(v)}" for k, v in value.items() if k != "name" and v is not None)
+        return f"{value['name']} ({rest})" if rest else str(value["name"])
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_short(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(_short(v) for v in value) or "none"
+    return "—" if value is None else str(value)

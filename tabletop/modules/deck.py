@@ -89,6 +89,13 @@ class Deck:
     columns: tuple[Column, ...]
     cards: tuple[dict[str, Any], ...]
     sha256: str
+    lines: tuple[int, ...] = ()  # the file line of each card, for messages
+
+    def line_of(self, card_id: str) -> int | None:
+        for card, line in zip(self.cards, self.lines, strict=False):
+            if card["id"] == card_id:
+                return line
+        return None
 
     def card(self, card_id: str) -> dict[str, Any]:
         for card in self.cards:
@@ -142,6 +149,7 @@ def read_deck(
     if problems:
         return None, problems
     cards: list[dict[str, Any]] = []
+    lines: list[int] = []
     seen: dict[str, int] = {}
     try:
         for row in reader:
@@ -177,6 +185,7 @@ def read_deck(
                     )
                 seen[card_id] = line
             cards.append(card)
+            lines.append(line)
     except csv.Error as exc:
         problems.append(Problem(shown_as, reader.line_num, "", f"is not valid CSV ({exc})"))
     if not cards and not problems:
@@ -184,6 +193,7 @@ def read_deck(
     if problems:
         return None, problems
     digest = hashlib.sha256(data).hexdigest()
+    columns = tuple(by_name.values())
     return Deck(
-        deck_id, shown_as, path, kind, template, tuple(by_name.values()), tuple(cards), digest
+        deck_id, shown_as, path, kind, template, columns, tuple(cards), digest, tuple(lines)
     ), []

@@ -25,6 +25,10 @@ from .deck import COLUMN_TYPES, Column, Deck, read_deck
 from .problems import LineFinder, ModuleError, Problem
 
 SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
+# Game code a module may name, each a dotted path into rules_assist:
+#   setup(context), summary(state, module) -> lines or a dict,
+#   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles.
+HOOKS = ("setup", "summary", "deck_check", "card_view")
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -89,6 +93,17 @@ class PlaceDef:
         return spec
 
 
+@dataclass(frozen=True)
+class OptionDef:
+    """A choice a module's setup takes (Red's Norse animal in Greenland): given on the command line or in the new-game dialog."""
+
+    id: str
+    label: str
+    choices: tuple[str, ...]
+    default: str
+    help: str = ""
+
+
 @dataclass
 class Module:
     """A loaded, checked game module."""
@@ -110,6 +125,9 @@ class Module:
     setup_steps: list[dict[str, Any]] = field(default_factory=list)
     setup_path: str | None = None
     summary_path: str | None = None
+    deck_check_path: str | None = None
+    card_view_path: str | None = None
+    options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
     def card(self, deck_id: str, card_id: str) -> dict[str, Any]:
@@ -218,7 +236,19 @@ def load_module(folder: str | Path) -> Module:
 
 def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     r.unknown(
-        data, (), {"module", "seats", "variants", "kinds", "decks", "templates", "places", "setup"}
+        data,
+        (),
+        {
+            "module",
+            "seats",
+            "variants",
+            "options",
+            "kinds",
+            "decks",
+            "templates",
+            "places",
+            "setup",
+        },
     )
     head = r.get(data, (), "module", dict, required=True, default={})
     path = ("module",)
@@ -232,6 +262,8 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "description",
             "setup",
             "summary",
+            "deck_check",
+            "card_view",
             "min_seats",
             "max_seats",
             "default_seats",
@@ -247,7 +279,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     )
     if module.id and not re.fullmatch(r"[a-z0-9_\-]+", module.id):
         r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
-    for key in ("setup", "summary"):
+    for key in HOOKS:
         dotted = r.get(head, path, key, str)
         if dotted is not None and not _DOTTED.match(dotted):
             r.fail(
@@ -259,12 +291,27 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
 
     _read_seats(r, data, head, module)
     _read_variants(r, data, module)
+    _read_options(r, data, module)
     _read_kinds(r, data, module)
     _read_templates(r, data, module)
     _read_decks(r, data, module, folder)
     _read_places(r, data, module)
     _read_setup(r, data, module)
+    if module.deck_check_path and not r.problems:
+        _run_deck_check(r, module)
     return module
+
+
+def _run_deck_check(r: _Reader, module: Module) -> None:
+    """The module's own check of its decks' rows (a vocabulary of abilities, counts of cards)."""
+    from .setup import import_function
+
+    check = import_function(module.deck_check_path, "module.deck_check")
+    for deck in module.decks.values():
+        for line, column, message in check(deck):
+            r.problems.append(
+                Problem(deck.file, line, f"column {column!r}" if column else "", message)
+            )
 
 
 def _read_seats(r: _Reader, data: dict[str, Any], head: dict[str, Any], module: Module) -> None:
@@ -305,6 +352,30 @@ def _read_variants(r: _Reader, data: dict[str, Any], module: Module) -> None:
         r.unknown(variant, path, {"id", "name", "description"})
         vid = r.get(variant, path, "id", str, required=True, default="")
         module.variants[vid] = r.get(variant, path, "name", str, default=vid)
+
+
+def _read_options(r: _Reader, data: dict[str, Any], module: Module) -> None:
+    for i, option in enumerate(r.get(data, (), "options", list, default=[])):
+        path = ("options", i)
+        if not isinstance(option, dict):
+            r.fail(path, "each option must be a table with id, choices and default")
+            continue
+        r.unknown(option, path, {"id", "label", "choices", "default", "help"})
+        oid = r.get(option, path, "id", str, required=True, default="")
+        choices = r.get(option, path, "choices", list, required=True, default=[])
+        if not choices or not all(isinstance(c, str) for c in choices):
+            r.fail((*path, "choices"), "must be a non-empty list of names")
+            continue
+        default = r.get(option, path, "default", str, default=choices[0])
+        if default not in choices:
+            r.fail((*path, "default"), f"must be one of the choices, not {_show(default)}")
+        module.options[oid] = OptionDef(
+            oid,
+            r.get(option, path, "label", str, default=oid),
+            tuple(choices),
+            default,
+            r.get(option, path, "help", str, default=""),
+        )
 
 
 def _read_kinds(r: _Reader, data: dict[str, Any], module: Module) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -65,11 +66,21 @@ def resolve_seats(module: Module, seats: str | int | Sequence[str] | None) -> li
 class SetupContext:
     """What a setup function works with: the module, the seats, the variant and the table."""
 
-    def __init__(self, module: Module, table: Table, seats: list[Seat], variant: str) -> None:
+    def __init__(
+        self,
+        module: Module,
+        table: Table,
+        seats: list[Seat],
+        variant: str,
+        options: dict[str, str] | None = None,
+        position: str | None = None,
+    ) -> None:
         self.module = module
         self.table = table
         self.seats = seats
         self.variant = variant
+        self.options = {o.id: o.default for o in module.options.values()} | dict(options or {})
+        self.position = position  # a position file for rules questions, when the module reads them
 
     @property
     def state(self):  # noqa: ANN201 - a TableState
@@ -271,6 +282,18 @@ def import_function(dotted: str, what: str) -> Callable[..., Any]:
     return function
 
 
+def check_options(module: Module, options: dict[str, str]) -> dict[str, str]:
+    """The module's setup choices, defaults filled in; an unknown option or choice is a SetupError."""
+    for key, value in options.items():
+        option = module.options.get(key)
+        if option is None:
+            known = ", ".join(module.options) or "none"
+            raise SetupError(f"{module.name} has no option {key!r} (its options: {known})")
+        if value not in option.choices:
+            raise SetupError(f"{option.label}: {value!r} is not one of {', '.join(option.choices)}")
+    return {o.id: options.get(o.id, o.default) for o in module.options.values()}
+
+
 def header_for(module: Module, seats: list[Seat], variant: str, seed: int, notes: str) -> Header:
     return Header(
         module=module.id,
@@ -298,20 +321,40 @@ def new_game(
     seed: int = 0,
     notes: str = "",
     path: str | os.PathLike[str] | None = None,
+    options: dict[str, str] | None = None,
+    position: str | None = None,
     **game_options: Any,
 ) -> Game:
-    """Set up a new game of a module; with a path, its log is written as it goes."""
+    """Set up a new game of a module; with a path, its log is written as it goes.
+
+    ``options`` answers the module's setup choices (e.g. Greenland's Norse
+    animal); ``position`` is a file describing a table to build, for modules
+    whose setup reads positions.
+    """
     chosen = resolve_seats(module, seats)
     if variant and variant not in module.variants:
         known = ", ".join(module.variants) or "none"
         raise SetupError(f"{module.name} has no variant {variant!r} (its variants: {known})")
+    chosen_options = check_options(module, options or {})
+    if (
+        chosen_options.get("colours") == "random"
+    ):  # players are dealt their colours by the game's seed
+        names = [seat.name for seat in chosen]
+        random.Random(f"{seed}/colours").shuffle(names)
+        chosen = [
+            Seat(seat.id, name, seat.colour) for seat, name in zip(chosen, names, strict=True)
+        ]
+    if position is not None and not module.setup_path:
+        raise SetupError(f"{module.name} does not read positions")
     header = header_for(module, chosen, variant, seed, notes)
+    if chosen_options:
+        header.extra["options"] = chosen_options
     setup_function = (
         import_function(module.setup_path, "module.setup") if module.setup_path else None
     )
 
     def setup(table: Table) -> None:
-        context = SetupContext(module, table, chosen, variant)
+        context = SetupContext(module, table, chosen, variant, chosen_options, position)
         context.open_places()
         if setup_function is not None:
             setup_function(context)

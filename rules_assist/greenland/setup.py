@@ -1,0 +1,240 @@
+"""Setting Greenland up (section C) for every variant, or as a position for a rules question.
+
+Every change is a logged setup entry: the cards are put into their decks and
+tableaus, the decks are shuffled (the order is recorded), the rows are dealt,
+and cubes and disks go where C6 and C7 put them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tabletop.core import Command, Compound, TableState, actions
+from tabletop.modules import SetupContext, SetupError
+
+from .deck import NORSE_ANIMALS, Cards, piece_kind, placeholder_count
+from .position import Position, read_position
+
+SMALL_CUBES = 18
+ROW_CARDS = {"two-player": 5}
+EVENTS_IN_PLAY = {"solitaire": 16}
+STARTING_DISKS = {"energy": 5, "ivory": 1, "iron": 1}
+SUPPLY = {"energy": 24, "ivory": 12, "iron": 12}
+DICE = 6
+SEATS_FOR = {"two-player": 2}
+
+
+class Batch:
+    """Setup steps gathered into one logged entry; each step is built on the state the steps before leave."""
+
+    def __init__(self, ctx: SetupContext, label: str) -> None:
+        self.ctx = ctx
+        self.label = label
+        self.builders: list[Callable[[TableState], Command]] = []
+
+    def add(
+        self,
+        kind: str,
+        pid: str,
+        place: str,
+        *,
+        spot: str | None = None,
+        owner: str | None = None,
+        face_up: bool = True,
+        props: dict[str, Any] | None = None,
+        x: float | None = None,
+        y: float | None = None,
+    ) -> None:
+        def build(state: TableState) -> Command:
+            steps = self.ctx.piece_commands(
+                kind,
+                pid,
+                place,
+                spot=spot,
+                owner=owner,
+                face_up=face_up,
+                props=props,
+                x=x,
+                y=y,
+                index=len(state.places[place].contents),
+            )
+            return steps[0] if len(steps) == 1 else Compound(f"add {pid}", tuple(steps))
+
+        self.builders.append(build)
+
+    def move(
+        self, pid: str, place: str, *, spot: str | None = None, index: int | None = None
+    ) -> None:
+        self.builders.append(lambda state: actions.move(state, pid, place, spot=spot, index=index))
+
+    def flip(self, pid: str, face_up: bool) -> None:
+        self.builders.append(lambda state: actions.flip(state, pid, face_up))
+
+    def submit(self) -> None:
+        if self.builders:
+            self.ctx.submit(actions.build_sequence(self.ctx.state, self.label, self.builders))
+            self.builders = []
+
+
+def setup(ctx: SetupContext) -> None:
+    """Section C for the chosen variant; with a position file, that table instead."""
+    variant = ctx.variant or "standard"
+    position = read_position(ctx.position, ctx.module) if ctx.position else None
+    if position is not None and position.variant and position.variant != variant:
+        variant = position.variant if not ctx.variant else variant
+    seats = [s.id for s in ctx.seats]
+    wanted = SEATS_FOR.get(variant, 3)
+    if len(seats) != wanted:
+        raise SetupError(
+            f"the {variant} game of Greenland has {wanted} cultures, not {len(seats)} (choose them with --seats)"
+        )
+    animal = ctx.options.get("norse_animal", "cattle")
+    if animal not in NORSE_ANIMALS:
+        raise SetupError(
+            f"the Norse animal must be one of {', '.join(NORSE_ANIMALS)}, not {animal!r}"
+        )
+    cards = Cards.of(ctx.module)
+    _counters(ctx, variant, position)
+    _cards(ctx, cards, variant, seats, animal)
+    _pieces(ctx, seats)
+    if position is None:
+        _deal(ctx, variant, seats)
+        _starting_cubes_and_disks(ctx, seats, with_colony=variant != "beginners")
+    else:
+        from .position import apply_position
+
+        apply_position(ctx, cards, position, seats)
+
+
+def _counters(ctx: SetupContext, variant: str, position: Position | None) -> None:
+    deck = ctx.module.decks["greenland"]
+    values = {
+        "variant": variant,
+        "deck.name": deck.path.stem,
+        "deck.sha256": deck.sha256,
+        "deck.placeholders": sum(placeholder_count(row) for row in deck.cards),
+        "turn": position.turn if position else 1,
+        "phase": position.phase if position else "event",
+    }
+    if position is not None and position.first_player:
+        values["first_player"] = position.first_player
+    ctx.submit(
+        Compound(
+            "Greenland: variant, deck and turn",
+            tuple(actions.set_counter(ctx.state, k, v) for k, v in values.items()),
+        )
+    )
+
+
+def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], animal: str) -> None:
+    """Every card into its home: decks, elder slots, tableaus, or out of the game (C1, C2, C5)."""
+    beginners = variant == "beginners"
+    batch = Batch(ctx, "put out the cards")
+    for card, rows in cards.physical().items():
+        first = rows[0]
+        kind = piece_kind(first)
+        props = {"deck": "greenland", "card": first["id"]}
+        where: tuple[str, str | None, bool]
+        if first["type"] == "event":
+            where = ("event_deck", None, False)
+        elif first["type"] in ("north", "south"):
+            removed = beginners and bool(first.get("hand"))
+            where = (
+                ("out_of_game", None, True) if removed else (f"{first['type']}_deck", None, False)
+            )
+        elif first["type"] == "new_world":
+            where = (
+                "out_of_game",
+                None,
+                True,
+            )  # dealt into its row below (C4), unless beginners (C2)
+        elif first["type"] == "elder":
+            present = first["colour"] in seats
+            where = (
+                (f"elder_{first['colour']}", "elder", True)
+                if present
+                else ("out_of_game", None, True)
+            )
+        elif first["type"] == "daughter":
+            present = first["colour"] in seats and not beginners
+            where = (
+                (f"tableau_{first['colour']}", None, True)
+                if present
+                else ("out_of_game", None, True)
+            )
+        else:  # Norse domestic animals (C5): Red chooses one side of one card
+            chosen = next((row for row in rows if row.get("side") == animal), None)
+            if chosen is not None and "red" in seats and not beginners:
+                props["card"] = chosen["id"]
+                where = ("tableau_red", None, True)
+            else:
+                where = ("out_of_game", None, True)
+        owner = (
+            first.get("colour") if first["type"] in ("elder", "daughter", "norse_animal") else None
+        )
+        batch.add(kind, card, where[0], spot=where[1], owner=owner, face_up=where[2], props=props)
+    batch.submit()
+
+
+def _pieces(ctx: SetupContext, seats: list[str]) -> None:
+    """Cubes (18 small and the Alpha a colour, B4) into Valhalla, disks into the supply, dice into the tray."""
+    batch = Batch(ctx, "put out the cubes, disks and dice")
+    for seat in seats:
+        batch.add("alpha", f"alpha-{seat}", f"valhalla_{seat}", owner=seat)
+        for n in range(1, SMALL_CUBES + 1):
+            batch.add("cube", f"cube-{seat}-{n}", f"valhalla_{seat}", owner=seat)
+    for disk, count in SUPPLY.items():
+        for n in range(1, count + 1):
+            batch.add(disk, f"{disk}-{n}", f"supply_{disk}")
+    for n in range(1, DICE + 1):
+        batch.add(
+            "d6", f"die-{n}", "dice_tray", x=8 + ((n - 1) % 2) * 40, y=10 + ((n - 1) // 2) * 40
+        )
+    batch.submit()
+
+
+def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
+    """C1–C4: shuffle, keep 10 events (16 in solitaire), deal the rows, put the New World cards in."""
+    table = ctx.table
+    for deck in ("event_deck", "north_deck", "south_deck"):
+        table.shuffle(deck, "setup", undoable=False)
+    state = ctx.state
+    keep = EVENTS_IN_PLAY.get(variant, 10)
+    unused = state.places["event_deck"].contents[
+        : max(0, len(state.places["event_deck"].contents) - keep)
+    ]
+    batch = Batch(ctx, f"keep {keep} events, deal the rows")
+    for pid in unused:
+        batch.move(pid, "out_of_game")
+    count = ROW_CARDS.get(variant, 6)
+    for row in ("north", "south"):
+        deck = state.places[f"{row}_deck"].contents
+        for i in range(count):
+            pid = deck[-1 - i]
+            batch.move(pid, f"{row}_warm")
+            batch.flip(pid, True)
+    if variant != "beginners":
+        batch.move("markland", "north_warm", index=0)
+        batch.move("vinland", "south_warm", index=0)
+    batch.submit()
+
+
+def _starting_cubes_and_disks(ctx: SetupContext, seats: list[str], with_colony: bool) -> None:
+    """C6–C7: the Alpha and 5 hunters, an elder on each rank, the rest in Valhalla; Green's Markland colony; disks."""
+    batch = Batch(ctx, "starting cubes and disks")
+    taken = {disk: 0 for disk in STARTING_DISKS}
+    for seat in seats:
+        batch.move(f"alpha-{seat}", f"hunters_{seat}")
+        for n in range(1, 6):
+            batch.move(f"cube-{seat}-{n}", f"hunters_{seat}")
+        for rank in range(1, 7):
+            batch.move(f"cube-{seat}-{5 + rank}", f"elder-{seat}", spot=f"rank{rank}")
+        if seat == "green" and with_colony:
+            for n in range(14, 19):
+                batch.move(f"cube-{seat}-{n}", "markland", spot="hunters")
+        for disk, count in STARTING_DISKS.items():
+            for _ in range(count):
+                taken[disk] += 1
+                batch.move(f"{disk}-{taken[disk]}", f"{disk}_{seat}")
+    batch.submit()

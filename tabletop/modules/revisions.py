@@ -1,0 +1,99 @@
+"""Deck revisions: several versions of a module's deck side by side in its decks/ folder.
+
+A revision is a CSV with the deck's columns, named by its file's stem
+(``decks/reconstructed.csv`` is the revision ``reconstructed``). A game
+records the revision's name and sha256. Importing a revision checks it row by
+row (types, ranges and the module's own deck check) before anything is
+written, and writes it atomically; an existing revision is never replaced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from tabletop.persist import atomic_write_bytes
+
+from .deck import read_deck
+from .manifest import Module, _Reader, _run_deck_check
+from .problems import LineFinder, ModuleError, Problem
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+
+def main_deck(module: Module) -> str:
+    if not module.decks:
+        raise ModuleError([Problem(module.id, None, "", "this module has no deck")])
+    return next(iter(module.decks))
+
+
+def revisions(module: Module, deck_id: str | None = None) -> list[str]:
+    """The revisions there are of a deck (the CSV files beside the manifest's)."""
+    deck = module.decks[deck_id or main_deck(module)]
+    return sorted(p.stem for p in deck.path.parent.glob("*.csv"))
+
+
+def with_revision(module: Module, name: str, deck_id: str | None = None) -> Module:
+    """The module with another revision of its deck, checked like the manifest's own."""
+    deck_id = deck_id or main_deck(module)
+    deck = module.decks[deck_id]
+    if name == deck.path.stem:
+        return module
+    path = deck.path.parent / f"{name}.csv"
+    if not _NAME.match(name) or not path.is_file():
+        known = ", ".join(revisions(module, deck_id))
+        raise ModuleError(
+            [
+                Problem(
+                    module.id, None, "deck", f"there is no revision {name!r} (revisions: {known})"
+                )
+            ]
+        )
+    return _load(module, deck_id, path, str(path))
+
+
+def _load(module: Module, deck_id: str, path: Path, shown: str) -> Module:
+    deck = module.decks[deck_id]
+    loaded, problems = read_deck(deck_id, path, shown, list(deck.columns), deck.kind, deck.template)
+    if loaded is None:
+        raise ModuleError(problems)
+    changed = dataclasses.replace(module, decks={**module.decks, deck_id: loaded})
+    if module.deck_check_path:
+        reader = _Reader(shown, LineFinder(""))
+        _run_deck_check(reader, changed)
+        if reader.problems:
+            raise ModuleError(reader.problems)
+    return changed
+
+
+def import_revision(
+    module: Module, source: str | Path, name: str, deck_id: str | None = None
+) -> Path:
+    """Check a CSV as a revision of the module's deck, then copy it in as ``decks/<name>.csv``."""
+    deck_id = deck_id or main_deck(module)
+    if not _NAME.match(name):
+        raise ModuleError(
+            [Problem(str(source), None, "--name", "use letters, digits, '.', '-' and '_' only")]
+        )
+    target = module.decks[deck_id].path.parent / f"{name}.csv"
+    if target.exists():
+        raise ModuleError(
+            [
+                Problem(
+                    str(target),
+                    None,
+                    "",
+                    "a revision of that name exists already; choose another name (nothing was changed)",
+                )
+            ]
+        )
+    source = Path(source)
+    if not source.is_file():
+        raise ModuleError([Problem(str(source), None, "", "no such file")])
+    _load(module, deck_id, source, str(source))  # every row checked before anything is written
+    atomic_write_bytes(target, source.read_bytes())
+    return target
+
+
+__all__ = ["import_revision", "main_deck", "revisions", "with_revision"]
