@@ -274,9 +274,10 @@ def _check_places(position: Position, path: str, cards: Cards) -> None:
     seen: dict[str, str] = {}
 
     def claim(name: str, where: str) -> None:
-        card = cards.by_name(name)[0]["card"]
+        row = cards.by_name(name)[0]
+        card = row["card"]
         if card in seen:
-            raise _fail(path, where, f"{name} is already in {seen[card]}")
+            raise _fail(path, where, f"{row['name']} is already in {seen[card]}")
         seen[card] = where
 
     for row, sides in position.rows.items():

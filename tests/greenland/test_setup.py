@@ -1,0 +1,131 @@
+"""Section C: every variant's setup, cube by cube and card by card."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rules_assist.greenland.deck import Cards
+from rules_assist.greenland.reading import read
+from tabletop.modules import SetupError, new_game
+
+
+def colour_counts(state, colour: str) -> Counter:
+    """Where a colour's cubes are: by place (a card's regions count under the card's place kind)."""
+    counts: Counter = Counter()
+    for piece in state.pieces.values():
+        if piece.owner == colour and piece.kind in ("cube", "alpha"):
+            counts[(piece.kind, piece.place, piece.spot)] += 1
+    return counts
+
+
+def cubes(state, colour: str) -> tuple[int, int]:
+    small = sum(1 for p in state.pieces.values() if p.owner == colour and p.kind == "cube")
+    big = sum(1 for p in state.pieces.values() if p.owner == colour and p.kind == "alpha")
+    return small, big
+
+
+@pytest.mark.parametrize("variant", ["standard", "survivalist", "solitaire", "beginners"])
+def test_three_culture_setup_c6_c7(greenland, variant: str) -> None:
+    game = new_game(greenland, variant=variant, seed=5)
+    state = game.state
+    reading = read(state, Cards.of(greenland))
+    for colour in ("red", "yellow", "green"):
+        assert cubes(state, colour) == (18, 1), "18 small cubes and the Alpha, always (B4)"
+        culture = reading["cultures"][colour]
+        assert culture["unassigned"] == 6 and culture["alpha"] == "unassigned"  # the Alpha and 5 (C6)
+        assert culture["elders"] == {str(r): 1 for r in range(1, 7)}  # one on each rank (C6)
+        assert (culture["energy"], culture["ivory"], culture["iron"]) == (5, 1, 1)  # C7
+        assert culture["religion"] == "polytheist"  # C5
+    colony = 0 if variant == "beginners" else 5
+    assert reading["cultures"]["green"]["colonists"]["Markland"] == colony  # the Tunit colony (C6)
+    assert reading["cultures"]["green"]["valhalla"] == 7 - colony
+    assert reading["cultures"]["red"]["valhalla"] == 7
+
+
+def test_standard_rows_events_and_tableaus(greenland) -> None:
+    game = new_game(greenland, variant="standard", seed=5, options={"norse_animal": "sheep"})
+    reading = read(game.state, Cards.of(greenland))
+    for row, deck_size, first in (("north", 14 - 6, "Markland"), ("south", 15 - 6, "Vinland")):
+        cards = reading["rows"][row]
+        assert len(cards["warm"]) == 7 and cards["cold"] == []  # six biomes and the New World card (C3, C4)
+        assert cards["warm"][0] == {"name": first, "climax": cards["warm"][0]["climax"], "side": "peaceful"}
+        assert cards["deck"] == deck_size
+    assert reading["events"] == {"deck": 10, "current": None, "out": 0}  # ten events (C1)
+    assert len(game.state.places["out_of_game"].contents) == 6 + 1  # six events and the other Norse animal
+    assert reading["cultures"]["red"]["tableau"] == ["Birgitta", "Norse daughter 2", "Sheep"]  # C5
+    assert len(reading["cultures"]["yellow"]["tableau"]) == 3 and len(reading["cultures"]["green"]["tableau"]) == 3
+    assert game.state.counters["turn"] == 1 and game.state.counters["phase"] == "event"
+    assert not any(p.face_up for pid in ("north_deck", "south_deck", "event_deck") for p in map(game.state.pieces.get, game.state.places[pid].contents))
+
+
+def test_two_player_c1(greenland) -> None:
+    game = new_game(greenland, variant="two-player", seats="red,green", seed=8)
+    reading = read(game.state, Cards.of(greenland))
+    assert set(reading["cultures"]) == {"red", "green"}
+    for row in ("north", "south"):
+        assert len(reading["rows"][row]["warm"]) == 6  # five biomes and the New World card
+    state = game.state
+    out = {state.pieces[p].props["card"] for p in state.places["out_of_game"].contents}
+    assert {"elder-yellow-polytheist", "peepeelee", "kirima", "thule-daughter-3"} <= out  # Yellow's cards unused
+    with pytest.raises(SetupError, match="2 cultures, not 3"):
+        new_game(greenland, variant="two-player", seed=1)
+
+
+def test_beginners_c2_removes_advanced_cards(greenland) -> None:
+    game = new_game(greenland, variant="beginners", seed=4)
+    state = game.state
+    cards = Cards.of(greenland)
+    in_play = set()
+    for place in ("north_deck", "south_deck", "north_warm", "south_warm", "tableau_red", "tableau_yellow", "tableau_green"):
+        in_play |= {state.pieces[p].props["card"] for p in state.places[place].contents}
+    rows = [cards.rows[r] for r in in_play]
+    assert not [r for r in rows if r["type"] in ("daughter", "norse_animal", "new_world")]
+    assert not [r for r in rows if r.get("hand")]  # no D or I cards
+    reading = read(state, cards)
+    assert all(len(reading["rows"][r]["warm"]) == 6 for r in ("north", "south"))
+
+
+def test_solitaire_uses_all_sixteen_events(greenland) -> None:
+    game = new_game(greenland, variant="solitaire", seed=2)
+    assert len(game.state.places["event_deck"].contents) == 16
+
+
+def test_norse_animal_choice_and_colours(greenland) -> None:
+    for animal in ("cattle", "sheep", "pony", "goat"):
+        game = new_game(greenland, seed=1, options={"norse_animal": animal})
+        tableau = read(game.state, Cards.of(greenland))["cultures"]["red"]["tableau"]
+        assert tableau[-1].lower() == animal
+    with pytest.raises(SetupError, match="not one of cattle, sheep, pony, goat"):
+        new_game(greenland, options={"norse_animal": "reindeer"})
+    game = new_game(greenland, seats="red=Ann,yellow=Bo,green=Cy", seed=3, options={"colours": "random"})
+    assert sorted(s.name for s in game.header.seats) == ["Ann", "Bo", "Cy"]
+    assert game.header.extra["options"]["colours"] == "random"
+
+
+def test_same_seed_same_table(greenland) -> None:
+    assert new_game(greenland, seed=9).state.digest() == new_game(greenland, seed=9).state.digest()
+    assert new_game(greenland, seed=9).state.digest() != new_game(greenland, seed=10).state.digest()
+
+
+def test_header_records_the_deck_revision(greenland, tmp_path) -> None:
+    game = new_game(greenland, seed=1, path=tmp_path / "g.jsonl")
+    game.close()
+    deck = greenland.decks["greenland"]
+    assert game.header.decks == [{"id": "greenland", "file": "decks/reconstructed.csv", "sha256": deck.sha256}]
+    counters = game.state.counters
+    assert counters["deck.name"] == "reconstructed" and counters["deck.sha256"] == deck.sha256
+    assert counters["deck.placeholders"] > 0
+
+
+def test_a_card_dropped_on_an_elder_card_rank(greenland) -> None:
+    """The elder card carries six ranks: a cube put there is an elder (E3)."""
+    from tabletop.core import actions
+
+    game = new_game(greenland, seed=1)
+    state = game.state
+    game.table.submit(actions.move(state, "cube-red-1", "elder-red", spot="rank3"), "red")
+    assert read(state, Cards.of(greenland))["cultures"]["red"]["elders"]["3"] == 2
+    game.table.submit(actions.move(state, "cube-red-2", "kirima", spot="exogamy"), "red")
+    assert read(state, Cards.of(greenland))["cultures"]["red"]["husbands"] == {"Kirima": 1}
