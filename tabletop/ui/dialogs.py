@@ -46,9 +46,17 @@ class NewGameDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #b71c1c")
         self._seat_rows: list[tuple[QCheckBox, QLineEdit, str]] = []
+        self.deck_box = QComboBox()
+        self.deck_box.setToolTip("The revision of the game's deck (its card data) to play with")
+        self.options_form = QFormLayout()
+        self._option_boxes: dict[str, QComboBox] = {}
         form = QFormLayout()
         form.addRow("Game", self.module_box)
         form.addRow("Variant", self.variant_box)
+        form.addRow("Deck", self.deck_box)
+        options_widget = QWidget()
+        options_widget.setLayout(self.options_form)
+        form.addRow(options_widget)
         seats_widget = QWidget()
         seats_widget.setLayout(self.seats_grid)
         form.addRow("Seats", seats_widget)
@@ -88,9 +96,30 @@ class NewGameDialog(QDialog):
             self.error.setText(str(exc))
             return
         self.error.clear()
-        self.variant_box.addItem("Standard", "")
+        if "standard" not in self.module.variants:
+            self.variant_box.addItem("Standard", "")
         for vid, name in self.module.variants.items():
             self.variant_box.addItem(name, vid)
+        self.deck_box.clear()
+        if self.module.decks:
+            from tabletop.modules.revisions import revisions
+
+            main = next(iter(self.module.decks.values())).path.stem
+            for name in revisions(self.module):
+                self.deck_box.addItem(name, name)
+            self.deck_box.setCurrentIndex(max(0, self.deck_box.findData(main)))
+        self.deck_box.setEnabled(self.deck_box.count() > 1)
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)
+        self._option_boxes.clear()
+        for option in self.module.options.values():
+            box = QComboBox()
+            for choice in option.choices:
+                box.addItem(choice, choice)
+            box.setCurrentIndex(box.findData(option.default))
+            box.setToolTip(option.help)
+            self.options_form.addRow(option.label, box)
+            self._option_boxes[option.id] = box
         for row, seat in enumerate(self.module.seats):
             check = QCheckBox(seat.name)
             check.setChecked(row < self.module.default_seats)
@@ -127,6 +156,8 @@ class NewGameDialog(QDialog):
             "variant": self.variant_box.currentData() or "",
             "seed": self.seed.value(),
             "notes": self.notes.toPlainText().strip(),
+            "options": {key: box.currentData() for key, box in self._option_boxes.items()},
+            "deck": self.deck_box.currentData() if self.deck_box.count() > 1 else None,
         }
 
 

@@ -133,6 +133,13 @@ class MainWindow(QMainWindow):
             "Ctrl+E",
             "Save the table as PNG, SVG or PDF for a rules discussion",
         )
+        a(
+            "import_deck",
+            "&Import deck revision…",
+            self.import_deck_dialog,
+            None,
+            "Check a CSV of card data row by row and add it as a revision of the game's deck",
+        )
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
         a("undo", "&Undo", self.undo, ["Ctrl+Z"])
         a("redo", "&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
@@ -223,7 +230,7 @@ class MainWindow(QMainWindow):
             file_menu.addAction(names[name])
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        for name in ("save_as", "export"):
+        for name in ("save_as", "export", "import_deck"):
             file_menu.addAction(names[name])
         file_menu.addSeparator()
         file_menu.addAction(names["quit"])
@@ -361,6 +368,17 @@ class MainWindow(QMainWindow):
             f"{s.table.seq} entries",
             f"zoom {self.view.zoom * 100:.0f}%",
         ]
+        counters = s.state.counters
+        if "deck.name" in counters:  # a module that records its deck revision (Greenland)
+            placeholders = counters.get("deck.placeholders") or 0
+            marked = f" ({placeholders} placeholder values ≈)" if placeholders else ""
+            parts.insert(0, f"Deck: {counters['deck.name']}{marked}")
+            self.status.setToolTip(
+                "The deck revision this game plays with. Values on cards marked ≈ are placeholders, "
+                "not the printed numbers (see the module's README)."
+                if placeholders
+                else "The deck revision this game plays with."
+            )
         chosen = len(self.scene.selected_pieces()) if self.scene else 0
         if chosen:
             parts.insert(0, f"{chosen} selected")
@@ -395,12 +413,31 @@ class MainWindow(QMainWindow):
         return self.session.submit(command)
 
     def flip(self, pids: list[str] | None = None) -> None:
+        """Turn pieces over; a double-sided card (its deck row names its other side) shows its other side."""
         if self.session is None:
             return
         state = self.session.state
-        self._submit_each(
-            "flip", [actions.flip(state, pid) for pid in self._targets(pids) if pid in state.pieces]
-        )
+        commands = []
+        for pid in self._targets(pids):
+            if pid not in state.pieces:
+                continue
+            other = self._other_side(state.pieces[pid])
+            commands.append(
+                actions.set_property(state, pid, "card", other)
+                if other
+                else actions.flip(state, pid)
+            )
+        self._submit_each("flip", commands)
+
+    def _other_side(self, piece) -> str | None:  # noqa: ANN001 - a Piece
+        module = self.session.module if self.session else None
+        deck = module.decks.get(piece.props.get("deck", "")) if module else None
+        if deck is None or not piece.face_up:
+            return None
+        try:
+            return deck.card(piece.props.get("card", "")).get("other_side") or None
+        except KeyError:
+            return None
 
     def rotate(self, quarters: int, pids: list[str] | None = None) -> None:
         if self.session is None:
@@ -684,11 +721,21 @@ class MainWindow(QMainWindow):
             return
         c = dialog.choices()
         self.start_new(
-            c["module"], seats=c["seats"], variant=c["variant"], seed=c["seed"], notes=c["notes"]
+            c["module"],
+            deck=c["deck"],
+            seats=c["seats"],
+            variant=c["variant"],
+            seed=c["seed"],
+            notes=c["notes"],
+            options=c["options"],
         )
 
-    def start_new(self, module: Module, **options) -> Game | None:  # noqa: ANN003
+    def start_new(self, module: Module, deck: str | None = None, **options) -> Game | None:  # noqa: ANN003
         try:
+            if deck:
+                from tabletop.modules.revisions import with_revision
+
+                module = with_revision(module, deck)
             game = new_game(module, path=new_game_path(module.id), **options)
         except (TableError, OSError) as exc:
             self._error("Cannot start the game", str(exc))
@@ -770,6 +817,35 @@ class MainWindow(QMainWindow):
         from .export_dialog import ExportDialog
 
         ExportDialog(self, self.scene, self.view).exec()
+
+    def import_deck_dialog(self) -> None:
+        module_id = (
+            self.session.module.id if self.session and self.session.module else default_module()
+        )
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import a deck revision", str(Path.home()), "CSV files (*.csv)"
+        )
+        if not path:
+            return
+        name, ok = QInputDialog.getText(
+            self, "Import a deck revision", "The revision's name:", text=Path(path).stem
+        )
+        if ok and name.strip():
+            self.import_deck(module_id, path, name.strip())
+
+    def import_deck(self, module_id: str, path: str, name: str) -> bool:
+        """Check a CSV row by row; if every row is right, add it as a revision of the module's deck."""
+        from tabletop.modules.revisions import import_revision
+
+        try:
+            target = import_revision(find_module(module_id), path, name)
+        except (TableError, OSError) as exc:
+            self._error("Cannot import the deck", str(exc))
+            return False
+        self.statusBar().showMessage(
+            f"Added revision {name!r} ({target}); choose it in New game", 10000
+        )
+        return True
 
     def _remember(self, path: str) -> None:
         recent = [p for p in self.recent_files() if p != path]

@@ -1,0 +1,99 @@
+"""Greenland in the window: the deck revision in the status bar, the setup's choices, double-sided cards, a snapshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from rules_assist.greenland.deck import Cards
+from rules_assist.greenland.reading import read
+from tabletop.export import render_game
+from tabletop.modules import find_module
+from tabletop.ui.dialogs import NewGameDialog
+
+
+def test_status_bar_names_the_deck_revision_and_its_placeholders(table) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=2)
+    text = table.window.status.text()
+    count = table.state.counters["deck.placeholders"]
+    assert f"Deck: reconstructed ({count} placeholder values ≈)" in text
+    assert "placeholders" in table.window.status.toolTip()
+
+
+def test_new_game_dialog_offers_the_norse_animal_and_the_revision(qtbot, window) -> None:  # noqa: ANN001
+    dialog = NewGameDialog(window, "greenland")
+    qtbot.addWidget(dialog)
+    animal = dialog._option_boxes["norse_animal"]
+    assert [animal.itemData(i) for i in range(animal.count())] == [
+        "cattle",
+        "sheep",
+        "pony",
+        "goat",
+    ]
+    animal.setCurrentIndex(animal.findData("goat"))
+    assert dialog.variant_box.findData("two-player") >= 0 and dialog.variant_box.findData("") < 0
+    choices = dialog.choices()
+    assert choices["options"]["norse_animal"] == "goat"
+    game = window.start_new(
+        choices["module"],
+        deck=choices["deck"],
+        seats=choices["seats"],
+        variant="standard",
+        seed=1,
+        options=choices["options"],
+    )
+    assert read(game.state, Cards.of(choices["module"]))["cultures"]["red"]["tableau"][-1] == "Goat"
+
+
+def test_flipping_markland_turns_it_hostile(table) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=3)
+    table.scene.select(["markland"])
+    table.key(Qt.Key.Key_F)
+    assert table.state.pieces["markland"].props["card"] == "markland-hostile"
+    assert table.state.pieces[
+        "markland"
+    ].face_up  # a double-sided card shows its other side, never its back
+    table.key(Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert table.state.pieces["markland"].props["card"] == "markland-peaceful"
+
+
+def test_a_fresh_standard_setup_snapshot(tmp_path: Path) -> None:
+    from tabletop.modules import new_game
+
+    module = find_module("greenland")
+    game = new_game(module, seed=7)
+    out = tmp_path / "greenland.png"
+    render_game(
+        game, module, out, scale=0.5, caption="Greenland, a fresh standard setup", log_count=4
+    )
+    image = QImage(str(out))
+    assert not image.isNull() and image.width() > 800 and image.height() > 500
+    colours = {
+        image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)
+    }
+    assert len(colours) > 200, "a snapshot of a whole table is not blank"
+
+
+def test_import_deck_revision_from_the_window(window, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    import shutil
+
+    from tabletop.modules import resources_dir
+
+    folder = tmp_path / "resources"
+    shutil.copytree(resources_dir(), folder)
+    monkeypatch.setenv("TABLETOP_RESOURCES", str(folder))
+    good = tmp_path / "good.csv"
+    shutil.copy(folder / "greenland" / "decks" / "reconstructed.csv", good)
+    assert window.import_deck("greenland", str(good), "printed")
+    assert (folder / "greenland" / "decks" / "printed.csv").exists()
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        good.read_text().replace(
+            "Walrus,north,,north,maritime,15", "Walrus,north,,north,maritime,99"
+        )
+    )
+    assert not window.import_deck("greenland", str(bad), "broken")
+    assert "column 'climax'" in window.statusBar().currentMessage()
+    assert not (folder / "greenland" / "decks" / "broken.csv").exists()
