@@ -187,7 +187,9 @@ def mapping_lines(data: Any, indent: int = 0) -> list[str]:
 
 def _short(value: Any) -> str:
     if isinstance(value, dict) and "name" in value:  # a named thing: its name, then the rest
-        rest = ", ".join(f"{k} {_short(v)}" for k, v in value.items() if k != "name" and v is not None)
+        rest = ", ".join(
+            f"{k} {_short(v)}" for k, v in value.items() if k != "name" and v is not None
+        )
         return f"{value['name']} ({rest})" if rest else str(value["name"])
     if isinstance(value, dict):
         return ", ".join(f"{k} {_short(v)}" for k, v in value.items()) or "none"

@@ -23,7 +23,15 @@ def test_the_shipped_deck_has_the_sixty_cards(greenland) -> None:
     for row in deck.cards:
         cards.setdefault(row["card"], row["type"])
     counts = {kind: list(cards.values()).count(kind) for kind in set(cards.values())}
-    assert counts == {"event": 16, "north": 14, "south": 15, "new_world": 2, "elder": 3, "daughter": 8, "norse_animal": 2}
+    assert counts == {
+        "event": 16,
+        "north": 14,
+        "south": 15,
+        "new_world": 2,
+        "elder": 3,
+        "daughter": 8,
+        "norse_animal": 2,
+    }
 
 
 def test_sourced_values_from_the_rulebook(greenland) -> None:
@@ -31,7 +39,12 @@ def test_sourced_values_from_the_rulebook(greenland) -> None:
     rows = {row["id"]: row for row in greenland.decks["greenland"].cards}
     walrus = rows["walrus"]
     assert (walrus["biome_type"], walrus["dice"], walrus["attrition"]) == ("maritime", 2, [3])
-    assert (walrus["babies"], walrus["energy"], walrus["ivory"], walrus["trophy"]) == (4, 2, 1, "triples")
+    assert (walrus["babies"], walrus["energy"], walrus["ivory"], walrus["trophy"]) == (
+        4,
+        2,
+        1,
+        "triples",
+    )
     assert {"dice", "attrition", "babies", "energy", "ivory"} <= sourced_fields(walrus)
     assert rows["shark"]["vp"] == 5 and "vp" in sourced_fields(rows["shark"])
     assert "reroll 4 maritime" in rows["kirima"]["abilities"]
@@ -91,11 +104,18 @@ def edit_cell(path: Path, row_id: str, column: str, value: str) -> int:
         ("walrus", "biome_type", "flying", "'flying' is not one of land"),
         ("kirima", "abilities", "reroll 4 skiing", "'skiing' is not a biome type"),
         ("kirima", "abilities", "teleport", "'teleport' is not an ability of the vocabulary"),
-        ("falconers-ransom", "event_icons", "first:red;earthquake", "'earthquake' is not an event icon"),
+        (
+            "falconers-ransom",
+            "event_icons",
+            "first:red;earthquake",
+            "'earthquake' is not an event icon",
+        ),
         ("walrus", "type", "daughter", "the deck has 9 daughter cards; Greenland has 8"),
     ],
 )
-def test_a_broken_deck_names_row_and_column(tmp_path: Path, row_id: str, column: str, value: str, message: str) -> None:
+def test_a_broken_deck_names_row_and_column(
+    tmp_path: Path, row_id: str, column: str, value: str, message: str
+) -> None:
     folder = copy_module(tmp_path)
     deck = folder / "decks" / "reconstructed.csv"
     line = edit_cell(deck, row_id, column, value)
@@ -130,7 +150,9 @@ def test_a_broken_revision_is_refused_and_nothing_written(tmp_path: Path) -> Non
     candidate = tmp_path / "bad.csv"
     shutil.copy(folder / "decks" / "reconstructed.csv", candidate)
     line = edit_cell(candidate, "shark", "vp", "lots")
-    with pytest.raises(ModuleError, match=f"bad.csv, line {line}: column 'vp': 'lots' is not a whole number"):
+    with pytest.raises(
+        ModuleError, match=f"bad.csv, line {line}: column 'vp': 'lots' is not a whole number"
+    ):
         import_revision(module, candidate, "bad")
     assert not (folder / "decks" / "bad.csv").exists()
 
@@ -144,7 +166,23 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "g.jsonl"
     assert main(["new", "greenland", "--deck", "nosuch", "-o", str(out)]) == 2
     assert "no revision 'nosuch'" in capsys.readouterr().err and not out.exists()
-    assert main(["new", "greenland", "--deck", "reconstructed", "--norse-animal", "pony", "--seed", "1", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "greenland",
+                "--deck",
+                "reconstructed",
+                "--norse-animal",
+                "pony",
+                "--seed",
+                "1",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["inspect", str(out), "--json"]) == 0
     import json

@@ -79,7 +79,9 @@ def test_positions_round_trip(greenland, tmp_path: Path, text: str) -> None:
     reading = read(build(greenland, tmp_path, text).state, Cards.of(greenland))
     for row, sides in spec.get("rows", {}).items():
         for side, names in sides.items():
-            assert [c["name"].lower() for c in reading["rows"][row][side]] == [n.lower() for n in names]
+            assert [c["name"].lower() for c in reading["rows"][row][side]] == [
+                n.lower() for n in names
+            ]
     for colour, culture in spec["cultures"].items():
         got = reading["cultures"][colour]
         for key in ("unassigned", "energy", "ivory", "iron", "religion"):
@@ -89,7 +91,9 @@ def test_positions_round_trip(greenland, tmp_path: Path, text: str) -> None:
             for name, count in culture.get(key, {}).items():
                 assert {k.lower(): v for k, v in got[key].items()}[name.lower()] == count
         if "elders" in culture:
-            assert {int(k): v for k, v in got["elders"].items() if v} == {int(k): v for k, v in culture["elders"].items()}
+            assert {int(k): v for k, v in got["elders"].items() if v} == {
+                int(k): v for k, v in culture["elders"].items()
+            }
         alpha = culture.get("alpha", "unassigned")
         assert got["alpha"].lower() == alpha.lower()
 
@@ -98,22 +102,27 @@ def test_positions_round_trip(greenland, tmp_path: Path, text: str) -> None:
     ("text", "message"),
     [
         ("[cultures.red]\nunassigned = 20\n", "unassigned: must be a whole number from 0 to 19"),
-        ("[cultures.red]\nunassigned = 10\nhunters = {Walrus = 10}\n[rows.north]\nwarm = [\"Walrus\"]\n", "places 19 small cubes; a culture has 18"),
-        ("[rows.north]\nwarm = [\"Walrus\", \"walrus\"]\n", "Walrus is already in rows.north.warm"),
-        ("[rows.north]\nwarm = [\"Shark\"]\n", "Shark is a south card, not a north biome"),
-        ("[rows.north]\nwarm = [\"Unicorn\"]\n", "there is no card named 'Unicorn'"),
-        ("phase = \"lunch\"\n", "phase: must be one of event, assignment"),
+        (
+            '[cultures.red]\nunassigned = 10\nhunters = {Walrus = 10}\n[rows.north]\nwarm = ["Walrus"]\n',
+            "places 19 small cubes; a culture has 18",
+        ),
+        ('[rows.north]\nwarm = ["Walrus", "walrus"]\n', "Walrus is already in rows.north.warm"),
+        ('[rows.north]\nwarm = ["Shark"]\n', "Shark is a south card, not a north biome"),
+        ('[rows.north]\nwarm = ["Unicorn"]\n', "there is no card named 'Unicorn'"),
+        ('phase = "lunch"\n', "phase: must be one of event, assignment"),
         ("[cultures.blue]\nunassigned = 1\n", "cultures are red, yellow, green"),
         ("[cultures.red]\nhusbands = {Walrus = 1}\n", "husbands sit on a daughter's exogamy box"),
         ("[cultures.red]\nhusbands = {Kirima = 2}\n", "one husband at most"),
-        ("[cultures.red]\nalpha = \"Walrus\"\n", "count him in hunters or colonists"),
+        ('[cultures.red]\nalpha = "Walrus"\n', "count him in hunters or colonists"),
         ("[cultures.red]\nenergy = 30\n", "24 orange disks"),
         ("[cultures.red]\nhunters = {Walrus = 2}\n", "Walrus is not on the table"),
-        ("colour = \"red\"\n", "colour: is not part of a position"),
+        ('colour = "red"\n', "colour: is not part of a position"),
         ("turn = [\n", "not valid TOML"),
     ],
 )
-def test_bad_positions_are_refused_clearly(greenland, tmp_path: Path, text: str, message: str) -> None:
+def test_bad_positions_are_refused_clearly(
+    greenland, tmp_path: Path, text: str, message: str
+) -> None:
     out = tmp_path / "g.jsonl"
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         build(greenland, tmp_path, text, path=out)

@@ -34,7 +34,9 @@ def test_three_culture_setup_c6_c7(greenland, variant: str) -> None:
     for colour in ("red", "yellow", "green"):
         assert cubes(state, colour) == (18, 1), "18 small cubes and the Alpha, always (B4)"
         culture = reading["cultures"][colour]
-        assert culture["unassigned"] == 6 and culture["alpha"] == "unassigned"  # the Alpha and 5 (C6)
+        assert (
+            culture["unassigned"] == 6 and culture["alpha"] == "unassigned"
+        )  # the Alpha and 5 (C6)
         assert culture["elders"] == {str(r): 1 for r in range(1, 7)}  # one on each rank (C6)
         assert (culture["energy"], culture["ivory"], culture["iron"]) == (5, 1, 1)  # C7
         assert culture["religion"] == "polytheist"  # C5
@@ -49,15 +51,30 @@ def test_standard_rows_events_and_tableaus(greenland) -> None:
     reading = read(game.state, Cards.of(greenland))
     for row, deck_size, first in (("north", 14 - 6, "Markland"), ("south", 15 - 6, "Vinland")):
         cards = reading["rows"][row]
-        assert len(cards["warm"]) == 7 and cards["cold"] == []  # six biomes and the New World card (C3, C4)
-        assert cards["warm"][0] == {"name": first, "climax": cards["warm"][0]["climax"], "side": "peaceful"}
+        assert (
+            len(cards["warm"]) == 7 and cards["cold"] == []
+        )  # six biomes and the New World card (C3, C4)
+        assert cards["warm"][0] == {
+            "name": first,
+            "climax": cards["warm"][0]["climax"],
+            "side": "peaceful",
+        }
         assert cards["deck"] == deck_size
     assert reading["events"] == {"deck": 10, "current": None, "out": 0}  # ten events (C1)
-    assert len(game.state.places["out_of_game"].contents) == 6 + 1  # six events and the other Norse animal
+    assert (
+        len(game.state.places["out_of_game"].contents) == 6 + 1
+    )  # six events and the other Norse animal
     assert reading["cultures"]["red"]["tableau"] == ["Birgitta", "Norse daughter 2", "Sheep"]  # C5
-    assert len(reading["cultures"]["yellow"]["tableau"]) == 3 and len(reading["cultures"]["green"]["tableau"]) == 3
+    assert (
+        len(reading["cultures"]["yellow"]["tableau"]) == 3
+        and len(reading["cultures"]["green"]["tableau"]) == 3
+    )
     assert game.state.counters["turn"] == 1 and game.state.counters["phase"] == "event"
-    assert not any(p.face_up for pid in ("north_deck", "south_deck", "event_deck") for p in map(game.state.pieces.get, game.state.places[pid].contents))
+    assert not any(
+        p.face_up
+        for pid in ("north_deck", "south_deck", "event_deck")
+        for p in map(game.state.pieces.get, game.state.places[pid].contents)
+    )
 
 
 def test_two_player_c1(greenland) -> None:
@@ -68,7 +85,12 @@ def test_two_player_c1(greenland) -> None:
         assert len(reading["rows"][row]["warm"]) == 6  # five biomes and the New World card
     state = game.state
     out = {state.pieces[p].props["card"] for p in state.places["out_of_game"].contents}
-    assert {"elder-yellow-polytheist", "peepeelee", "kirima", "thule-daughter-3"} <= out  # Yellow's cards unused
+    assert {
+        "elder-yellow-polytheist",
+        "peepeelee",
+        "kirima",
+        "thule-daughter-3",
+    } <= out  # Yellow's cards unused
     with pytest.raises(SetupError, match="2 cultures, not 3"):
         new_game(greenland, variant="two-player", seed=1)
 
@@ -78,7 +100,15 @@ def test_beginners_c2_removes_advanced_cards(greenland) -> None:
     state = game.state
     cards = Cards.of(greenland)
     in_play = set()
-    for place in ("north_deck", "south_deck", "north_warm", "south_warm", "tableau_red", "tableau_yellow", "tableau_green"):
+    for place in (
+        "north_deck",
+        "south_deck",
+        "north_warm",
+        "south_warm",
+        "tableau_red",
+        "tableau_yellow",
+        "tableau_green",
+    ):
         in_play |= {state.pieces[p].props["card"] for p in state.places[place].contents}
     rows = [cards.rows[r] for r in in_play]
     assert not [r for r in rows if r["type"] in ("daughter", "norse_animal", "new_world")]
@@ -99,7 +129,9 @@ def test_norse_animal_choice_and_colours(greenland) -> None:
         assert tableau[-1].lower() == animal
     with pytest.raises(SetupError, match="not one of cattle, sheep, pony, goat"):
         new_game(greenland, options={"norse_animal": "reindeer"})
-    game = new_game(greenland, seats="red=Ann,yellow=Bo,green=Cy", seed=3, options={"colours": "random"})
+    game = new_game(
+        greenland, seats="red=Ann,yellow=Bo,green=Cy", seed=3, options={"colours": "random"}
+    )
     assert sorted(s.name for s in game.header.seats) == ["Ann", "Bo", "Cy"]
     assert game.header.extra["options"]["colours"] == "random"
 
@@ -113,7 +145,9 @@ def test_header_records_the_deck_revision(greenland, tmp_path) -> None:
     game = new_game(greenland, seed=1, path=tmp_path / "g.jsonl")
     game.close()
     deck = greenland.decks["greenland"]
-    assert game.header.decks == [{"id": "greenland", "file": "decks/reconstructed.csv", "sha256": deck.sha256}]
+    assert game.header.decks == [
+        {"id": "greenland", "file": "decks/reconstructed.csv", "sha256": deck.sha256}
+    ]
     counters = game.state.counters
     assert counters["deck.name"] == "reconstructed" and counters["deck.sha256"] == deck.sha256
     assert counters["deck.placeholders"] > 0
