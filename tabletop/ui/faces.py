@@ -15,6 +15,10 @@ token). Optional template settings: ``palette`` (a table of subtitle value to
 ``badge_shape`` (``"star"`` or ``"shield"``). A deck column or piece property
 ``placeholders`` above 0 puts an amber '≈' mark in the top-right corner.
 
+A module naming ``card_view`` (a function in rules_assist) gets richer faces
+instead: the function turns a deck row into display roles, and
+card_layouts.py draws them; its ``back_key`` and ``back_label`` name the back.
+
 A face the viewer may not see is drawn as the deck's back: nothing of the
 front's data goes into it (nor into its key).
 """
@@ -35,7 +39,6 @@ from PySide6.QtGui import (
     QFont,
     QLinearGradient,
     QPainter,
-    QPainterPath,
     QPen,
     QPixmap,
     QPolygonF,
@@ -47,6 +50,8 @@ from tabletop.core import Piece, Seat
 from tabletop.modules import KindDef, Module
 from tabletop.modules.manifest import SHAPES
 
+from .card_layouts import CardViews, draw_face
+from .card_parts import badge, placeholder_mark
 from .piece_art import (
     SANS,
     SERIF,
@@ -137,6 +142,7 @@ class FaceArt:
         self._cached_bytes = 0
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
         self._icons: dict[str, QSvgRenderer | None] = {}
+        self.views = CardViews(module)
 
     # ----- what a piece is -----
 
@@ -215,10 +221,10 @@ class FaceArt:
         base = (shape, piece.kind, round(s.width(), 2), round(s.height(), 2))
         if shape == "card":
             deck = str(piece.props.get("deck", ""))
-            if not visible:
-                return (*base, "back", deck)
             card = str(piece.props.get("card", piece.id))
             row = self._row(deck, card)
+            if not visible:  # what the back shows (a deck's name), never the face's data
+                return (*base, "back", deck, self.views.back(deck, row))
             return (*base, "face", deck, card, self._placeholders(piece, row))
         if shape == "die":
             return (*base, self.colour(piece, IVORY), repr(piece.value) if visible else None)
@@ -226,6 +232,14 @@ class FaceArt:
             default = BOARD if shape == "board" else PARCHMENT
             return (*base, self.colour(piece, default), self._label(piece, visible))
         return (*base, self.colour(piece), self._big(piece) if shape == "cube" else False)
+
+    def draws_regions(self, piece: Piece, visible: bool) -> bool:
+        """Whether the face itself shows the piece's regions (an elder's ranks): no outlines then."""
+        if not visible or self.shape_kind(piece) != "card":
+            return False
+        deck = str(piece.props.get("deck", ""))
+        view = self.views.view(deck, self._row(deck, str(piece.props.get("card", piece.id))))
+        return bool(view and view.get("regions"))
 
     def _label(self, piece: Piece, visible: bool) -> str:
         kind = self._kind(piece)
@@ -313,6 +327,11 @@ class FaceArt:
         deck_id = str(piece.props.get("deck", ""))
         card_id = str(piece.props.get("card", piece.id))
         row = self._row(deck_id, card_id)
+        view = self.views.view(deck_id, row)
+        if view is not None:
+            marked = self._placeholders(piece, row) or _count(view.get("placeholders")) > 0
+            draw_face(p, rect, view, self._icon, card_id, marked)
+            return
         template = self._template(piece)
         roles: dict[str, Any] = {"title": card_id}  # no template or no row: the id as title
         if row is not None and template is not None:
@@ -434,12 +453,12 @@ class FaceArt:
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
             card_id,
         )
-        badge = roles.get("badge", "")
-        if badge and badge != "0":
+        points = roles.get("badge", "")
+        if points and points != "0":
             shape = str((template or {}).get("badge_shape", "star"))
-            _badge(p, QPointF(x0 + w - 40 * k, y0 + h - 36 * k), 28 * k, badge, shape)
+            badge(p, QPointF(x0 + w - 40 * k, y0 + h - 36 * k), 28 * k, points, shape)
         if marked:
-            _placeholder_mark(p, rect, outline, k)
+            placeholder_mark(p, rect, outline, k)
 
     def _band_colour(self, deck_id: str, template: Mapping[str, Any] | None, subtitle: str) -> str:
         template = template or {}
@@ -494,6 +513,14 @@ class FaceArt:
         kind = self._kind(piece)
         back = kind.back if kind is not None else ""
         base = QColor(BACK_PALETTE[stable_index(deck_id, len(BACK_PALETTE))])
+        look = self.views.back(deck_id, self._row(deck_id, str(piece.props.get("card", piece.id))))
+        if look is not None:  # the module's views name the back: a kind of card, not the card
+            back = look[1] or back
+            base = (
+                QColor(look[2])
+                if QColor(look[2]).isValid()
+                else QColor(BACK_PALETTE[stable_index(look[0], len(BACK_PALETTE))])
+            )
         gold = QColor("#d8c08a")
         k = min(rect.width() / DESIGN_W, rect.height() / DESIGN_H)
         outline = rounded(rect.adjusted(0.75, 0.75, -0.75, -0.75), 13 * k)
@@ -604,71 +631,6 @@ def _icon_token(p: QPainter, box: QRectF, name: str) -> None:
     p.drawText(inner, Qt.AlignmentFlag.AlignCenter, letters)
 
 
-def _badge(p: QPainter, centre: QPointF, radius: float, text: str, shape: str) -> None:
-    if shape == "shield":
-        w, h = radius * 1.7, radius * 2.0
-        left, top = centre.x() - w / 2, centre.y() - h / 2
-        path = QPainterPath(QPointF(left, top + h * 0.08))
-        path.quadTo(QPointF(centre.x(), top - h * 0.06), QPointF(left + w, top + h * 0.08))
-        path.lineTo(left + w, top + h * 0.5)
-        path.quadTo(QPointF(left + w, top + h * 0.85), QPointF(centre.x(), top + h))
-        path.quadTo(QPointF(left, top + h * 0.85), QPointF(left, top + h * 0.5))
-        path.closeSubpath()
-        fill_top, fill_bottom, ink = QColor("#6f8fb5"), QColor("#2f4d74"), QColor("#ffffff")
-        box = QRectF(left, top + h * 0.12, w, h * 0.6)
-    else:
-        points = []
-        for i in range(10):
-            a = -math.pi / 2 + i * math.pi / 5
-            rr = radius if i % 2 == 0 else radius * 0.52
-            points.append(QPointF(centre.x() + rr * math.cos(a), centre.y() + rr * math.sin(a)))
-        path = QPainterPath()
-        path.addPolygon(QPolygonF(points))
-        path.closeSubpath()
-        fill_top, fill_bottom, ink = QColor("#f7d86a"), QColor("#c8901a"), QColor("#3b2a05")
-        box = QRectF(centre.x() - radius * 0.5, centre.y() - radius * 0.42, radius, radius * 0.9)
-    grad = QLinearGradient(
-        QPointF(centre.x(), centre.y() - radius), QPointF(centre.x(), centre.y() + radius)
-    )
-    grad.setColorAt(0, fill_top)
-    grad.setColorAt(1, fill_bottom)
-    p.setPen(
-        QPen(
-            fill_bottom.darker(180),
-            radius * 0.07,
-            Qt.PenStyle.SolidLine,
-            Qt.PenCapStyle.RoundCap,
-            Qt.PenJoinStyle.RoundJoin,
-        )
-    )
-    p.setBrush(QBrush(grad))
-    p.drawPath(path)
-    font = font_of(SERIF, bold=True)
-    fit_text(font, text, box, Qt.AlignmentFlag.AlignCenter, radius * 0.85, 3)
-    p.setFont(font)
-    p.setPen(ink)
-    p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-
-
-def _placeholder_mark(p: QPainter, rect: QRectF, outline: QPainterPath, k: float) -> None:
-    """An amber dog-ear in the top-right corner with '≈': some values on this card are invented."""
-    size = 46 * k
-    tr = rect.topRight()
-    tri = QPolygonF([QPointF(tr.x() - size, tr.y()), tr, QPointF(tr.x(), tr.y() + size)])
-    p.save()
-    p.setClipPath(outline)
-    p.setPen(QPen(AMBER.darker(170), 1.2 * k))
-    p.setBrush(AMBER)
-    p.drawPolygon(tri)
-    p.restore()
-    box = QRectF(tr.x() - size * 0.56, tr.y() + 1 * k, size * 0.56, size * 0.5)
-    font = font_of(SANS, bold=True)
-    font.setPixelSize(max(1, round(22 * k)))
-    p.setFont(font)
-    p.setPen(QColor("#3b2600"))
-    p.drawText(box, Qt.AlignmentFlag.AlignCenter, "≈")
-
-
 # ----- helpers -----
 
 
@@ -686,6 +648,13 @@ def _cell(row: Mapping[str, Any], spec: Any) -> str:
     if isinstance(spec, list):
         return " ".join(t for t in (_cell(row, s) for s in spec) if t)
     return ""
+
+
+def _count(value: Any) -> int:
+    try:
+        return int(value) if not isinstance(value, bool) and value is not None else 0
+    except (TypeError, ValueError):
+        return 0
 
 
 def _icon_names(row: Mapping[str, Any], spec: Any) -> list[str]:

@@ -263,7 +263,7 @@ class PieceItem(QGraphicsItem):
         target = QRectF(0, 0, self.w, self.h)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
-        if self.regions:
+        if self.regions and not self.art.draws_regions(self.piece, self.visible_face):
             self._paint_regions(painter)
         if self.isSelected() or self.marked or self.finding:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -1,0 +1,518 @@
+"""Rich card faces drawn from a module's ``card_view``.
+
+A module may name ``card_view = "rules_assist.<...>:function"`` in its
+``[module]`` table: the function turns a deck row into display roles (a
+dict, documented by the function; rules_assist/greenland/card_view.py is one).
+``CardViews`` calls it once per row and keeps the answer; ``draw_face`` draws
+the roles: a title band, a corner icon in a colour with a number inside, rows
+of icons with counts and small labels, a rules text, a band turned 180° at the
+bottom, the regions the table lays pieces on (drawn where tabletop/ui/layout.py
+puts them), the amber '≈' mark of invented values. Icons come from the
+module's ``icons/<name>.svg``. A view may also name the card's back
+(``back_key``, ``back_label``, ``back_colour``): what every card of that
+kind shows face down. The parts (rows of icons, marks) are in card_parts.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetricsF,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QRadialGradient,
+)
+
+from .card_parts import (
+    FACE,
+    GREY,
+    INK,
+    CardCanvas,
+    Icons,
+    colour_of,
+    draw_entries,
+    draw_label,
+    draw_rows,
+    entry_of,
+    glyphs_of,
+    placeholder_mark,
+    text_box,
+)
+from .layout import Rect, _grid_cells, _region_area
+from .piece_art import SANS, SERIF, fit_text, font_of, mix, rounded, with_alpha
+
+log = logging.getLogger(__name__)
+
+
+class CardViews:
+    """The module's card_view function, called once per deck row; None where a module has none."""
+
+    def __init__(self, module: Any) -> None:
+        self.path: str | None = getattr(module, "card_view_path", None) if module else None
+        self._function: Callable[[dict[str, Any]], Any] | None = None
+        self._failed = False
+        self._views: dict[tuple[str, str], dict[str, Any] | None] = {}
+
+    def view(self, deck_id: str, row: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """The roles of one row, or None (no card_view, or it failed: the template face is drawn)."""
+        if row is None or not self.path or self._failed:
+            return None
+        key = (deck_id, str(row.get("id", "")))
+        if key not in self._views:
+            self._views[key] = self._call(row)
+        return self._views[key]
+
+    def back(self, deck_id: str, row: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
+        """(key, label, colour) of the back a row's card shows, when its view names one."""
+        view = self.view(deck_id, row)
+        if not view or not view.get("back_key"):
+            return None
+        colour = str(view.get("back_colour") or "")
+        return str(view["back_key"]), str(view.get("back_label") or ""), colour
+
+    def _call(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        if self._function is None:
+            from tabletop.modules.setup import import_function  # the modules package, on first use
+
+            try:
+                self._function = import_function(self.path or "", "module.card_view")
+            except Exception as exc:  # a broken hook must not stop the table from drawing
+                log.warning("card_view %s cannot be used: %s", self.path, exc)
+                self._failed = True
+                return None
+        try:
+            view = self._function(dict(row))
+        except Exception as exc:
+            log.warning("card_view failed on card %r: %s", row.get("id"), exc)
+            return None
+        return view if isinstance(view, dict) else None
+
+
+# ----- the face -----
+
+
+def draw_face(
+    p: QPainter,
+    rect: QRectF,
+    view: Mapping[str, Any],
+    icons: Icons,
+    card_id: str,
+    marked: bool,
+) -> None:
+    """A card face from a card_view's roles (see the module docstring)."""
+    c = CardCanvas(p, rect, icons)
+    band = colour_of(view.get("band_colour"), "#4a5a6a")
+    k = c.k
+    outline = rounded(rect.adjusted(0.75, 0.75, -0.75, -0.75), 13 * k)
+    p.setPen(QPen(INK, max(1.0, 1.5 * k)))
+    p.setBrush(FACE)
+    p.drawPath(outline)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(mix(band, FACE, 0.5), 1.4 * k))
+    p.drawRoundedRect(rect.adjusted(6 * k, 6 * k, -6 * k, -6 * k), 9 * k, 9 * k)
+
+    regions = list(view.get("regions") or [])
+    event = view.get("corner_icon") == "first"
+    compact = bool(regions)
+    top = _header(c, view, band, event, compact, marked)
+    if regions:
+        _regions(c, view, band, regions, top)
+    elif event:
+        _event_body(c, view, band, top)
+    else:
+        _body(c, view, band, top)
+    if not event or not view.get("upside_down"):
+        c.text(
+            c.r(16, c.h - (17 if regions else 26), c.w - 100, 11 if regions else 14),
+            card_id,
+            9,
+            colour=QColor("#9a9184"),
+            flags=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        )
+    if marked:
+        placeholder_mark(p, rect, outline, k)
+
+
+def _header(
+    c: CardCanvas, view: Mapping[str, Any], band: QColor, event: bool, compact: bool, marked: bool
+) -> float:
+    """The title band, the corner icon and the subtitle; returns where the body starts."""
+    p, k = c.p, c.k
+    corner = view.get("corner_icon")
+    band_h = 40.0 if compact else 44.0
+    band_w = c.w - (56 if corner and not event else 20)  # ends under a corner badge
+    band_rect = c.r(10, 10, band_w, band_h)
+    grad = QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
+    grad.setColorAt(0, band.lighter(122))
+    grad.setColorAt(1, band.darker(112))
+    p.setPen(QPen(band.darker(160), 1.2 * k))
+    p.setBrush(QBrush(grad))
+    p.drawRoundedRect(band_rect, 8 * k, 8 * k)
+    left = 80.0 if event else 20.0
+    cornered = (corner and not event) or view.get("corner_letter")
+    right = c.w - (82.0 if cornered else 44.0 if marked else 20.0)
+    title_box = c.r(left, 13, right - left, band_h - 6)
+    title = str(view.get("title") or "")
+    font = font_of(SERIF, bold=True)
+    flags: Any = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+    if not fit_text(font, title, title_box, flags, 22 * k, 14 * k):
+        flags = flags | Qt.TextFlag.TextWordWrap
+        fit_text(font, title, title_box, flags, 17 * k, 6 * k)
+    p.setFont(font)
+    p.setPen(QColor(0, 0, 0, 80))
+    p.drawText(title_box.translated(0, 1.2 * k), int(flags), title)
+    p.setPen(QColor("#ffffff"))
+    p.drawText(title_box, int(flags), title)
+
+    subtitle = str(view.get("subtitle") or "")
+    sub_top = 10 + band_h + 4
+    if subtitle:
+        c.text(
+            c.r(left, sub_top, right - left + (0 if event else 4), 15),
+            subtitle,
+            11.5,
+            colour=band.darker(135),
+            bold=True,
+            caps=True,
+            flags=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        )
+    if corner and event:
+        _first_marker(c, view)
+    elif corner:
+        _corner_badge(c, view)
+    elif view.get("corner_letter"):
+        _corner_letter(c, view, band)
+    return sub_top + 20
+
+
+def _corner_badge(c: CardCanvas, view: Mapping[str, Any]) -> None:
+    """The biome-type icon top right, in the homeland's colour, with the climax inside."""
+    p, k = c.p, c.k
+    colour = colour_of(view.get("corner_colour"), "#f4f1e8")
+    centre = c.pt(c.w - 46, 44)
+    radius = 33 * k
+    glow = QRadialGradient(QPointF(centre.x() - 9 * k, centre.y() - 11 * k), radius * 1.25)
+    glow.setColorAt(0, colour.lighter(128))
+    glow.setColorAt(1, colour.darker(108))
+    p.setPen(QPen(INK, 2.2 * k))
+    p.setBrush(QBrush(glow))
+    p.drawEllipse(centre, radius, radius)
+    p.setPen(QPen(with_alpha(QColor("#ffffff"), 150), 1.4 * k))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawEllipse(centre, radius - 3.2 * k, radius - 3.2 * k)
+    number = view.get("corner_number")
+    has_number = number is not None and str(number) != ""
+    size = 40 * k if has_number else 46 * k
+    box = QRectF(
+        centre.x() - size / 2, centre.y() - size / 2 - (8 * k if has_number else 0), size, size
+    )
+    c.icon(str(view["corner_icon"]), box)
+    if has_number:
+        text = str(number)
+        font = font_of(SANS, bold=True)
+        font.setPixelSize(max(1, round(21 * k)))
+        path = QPainterPath()
+        width = QFontMetricsF(font).horizontalAdvance(text)
+        path.addText(QPointF(centre.x() - width / 2, centre.y() + 26 * k), font, text)
+        p.setPen(
+            QPen(
+                QColor("#1c1915"),
+                4.2 * k,
+                Qt.PenStyle.SolidLine,
+                Qt.PenCapStyle.RoundCap,
+                Qt.PenJoinStyle.RoundJoin,
+            )
+        )
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(path)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#ffffff"))
+        p.drawPath(path)
+
+
+def _corner_letter(c: CardCanvas, view: Mapping[str, Any], band: QColor) -> None:
+    """A letter in a disk top right (the purple D of a domestic animal)."""
+    p, k = c.p, c.k
+    centre = c.pt(c.w - 46, 40)
+    radius = 27 * k
+    p.setPen(QPen(INK, 2.2 * k))
+    p.setBrush(QColor("#fffaf0"))
+    p.drawEllipse(centre, radius, radius)
+    box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
+    colour = colour_of(view.get("corner_colour"), "#2a2520")
+    c.text(
+        box.translated(0, 1 * k),
+        str(view["corner_letter"]),
+        38,
+        colour=colour,
+        bold=True,
+        serif=True,
+    )
+
+
+def _first_marker(c: CardCanvas, view: Mapping[str, Any]) -> None:
+    """An event's first player: the marker in that player's colour, top left; the stand-in beside it."""
+    p, k = c.p, c.k
+    centre = c.pt(42, 42)
+    radius = 29 * k
+    colour = colour_of(view.get("corner_colour"), "#f4f1e8")
+    p.setPen(QPen(INK, 2.2 * k))
+    p.setBrush(colour)
+    p.drawEllipse(centre, radius, radius)
+    inner = 38 * k
+    c.icon("first", QRectF(centre.x() - inner / 2, centre.y() - inner / 2, inner, inner))
+    second = view.get("corner_second_colour")
+    if second:
+        dot = QPointF(centre.x() + radius * 0.74, centre.y() + radius * 0.74)
+        p.setPen(QPen(INK, 1.8 * k))
+        p.setBrush(colour_of(second, "#f4f1e8"))
+        p.drawEllipse(dot, 10 * k, 10 * k)
+
+
+def _body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float) -> None:
+    """Biomes, New World and Norse animals: the icon rows, the text under them."""
+    rows = list(view.get("icon_rows") or [])
+    captions = list(view.get("row_captions") or [])
+    text = str(view.get("text") or "")
+    bottom = c.h - 30
+    if text:
+        bottom = text_box(c, text, band, bottom, 6 if len(rows) > 4 else 4)
+    draw_rows(c, rows, captions, 16, top, c.w - 32, bottom - top - 4)
+
+
+# ----- events -----
+
+
+def _event_body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float) -> None:
+    """An event's icons left to right with their captions; the import turned 180° at the bottom."""
+    turned = view.get("upside_down")
+    bottom = c.h - 30
+    if turned:  # as tall as it needs: the title, the icons, two lines of text
+        need = 44 + (34 if turned.get("icons") else 0) + (44 if turned.get("text") else 0)
+        bottom = _upside_down(c, turned, c.h - 12 - max(58, need))
+    text = str(view.get("text") or "")
+    if text:
+        bottom = text_box(c, text, band, bottom - 4, 3)
+    rows = list(view.get("icon_rows") or [])
+    entries = [entry_of(e) for row in rows for e in row]
+    if entries:
+        _icon_grid(c, entries, 16, top + 2, c.w - 32, bottom - top - 8)
+
+
+def _icon_grid(
+    c: CardCanvas, entries: list[dict[str, Any]], x: float, y: float, w: float, h: float
+) -> None:
+    n = len(entries)
+    cols = n if n <= 3 else math.ceil(n / 2)
+    lines = math.ceil(n / cols)
+    caption_h = 13.0
+    cell_w, cell_h = w / cols, h / lines
+    s = max(12.0, min(68.0 if n <= 2 else 56.0, cell_w * 0.74, cell_h - caption_h - 6))
+    for i, entry in enumerate(entries):
+        line, col = divmod(i, cols)
+        in_line = min(cols, n - line * cols)
+        cx = x + (w - in_line * cell_w) / 2 + col * cell_w + cell_w / 2
+        cy = y + line * cell_h + (cell_h - s - caption_h) / 2
+        box = c.r(cx - s / 2, cy, s, s)
+        c.icon(entry.get("icon", ""), box)
+        draw_label(c, box, entry, s)
+        caption = str(entry.get("caption") or "")
+        if caption:
+            c.text(
+                c.r(cx - cell_w / 2 + 2, cy + s + 1, cell_w - 4, caption_h),
+                caption,
+                10,
+                colour=QColor("#4d463d"),
+                bold=True,
+                smallest=6,
+            )
+
+
+def _upside_down(c: CardCanvas, turned: Mapping[str, Any], top: float) -> float:
+    """The import: a purple band turned 180° (it reads upright in a tableau); returns its top."""
+    p, k = c.p, c.k
+    purple = QColor("#6c3483")
+    area = c.r(12, top, c.w - 24, c.h - 12 - top)
+    p.save()
+    centre = area.center()
+    p.translate(centre)
+    p.rotate(180)
+    p.translate(-centre)
+    p.setPen(QPen(purple, 1.6 * k))
+    p.setBrush(QColor("#f1e8f6"))
+    p.drawRoundedRect(area, 8 * k, 8 * k)
+    head = QRectF(area.left(), area.top(), area.width(), 30 * k)
+    p.save()
+    p.setClipPath(rounded(area, 8 * k))
+    p.fillRect(head, purple)
+    p.restore()
+    title_box = head.adjusted(10 * k, 2 * k, -10 * k, -2 * k)
+    c.text(
+        title_box,
+        str(turned.get("title") or ""),
+        17,
+        colour=QColor("#ffffff"),
+        bold=True,
+        serif=True,
+    )
+    icons = [entry_of(e) for e in (turned.get("icons") or [])]
+    text = str(turned.get("text") or "")
+    y = head.bottom() + 6 * k
+    if icons:
+        s = 26.0
+        width = sum(g[1] for g in glyphs_of(icons, s, set())) - s * 0.3
+        left = (area.center().x() - c.rect.x()) / k - width / 2
+        draw_entries(c, icons, left, (y - c.rect.y()) / k, width + 2, s)
+        y += (s + 6) * k
+    if text:
+        box = QRectF(area.left() + 8 * k, y, area.width() - 16 * k, area.bottom() - y - 4 * k)
+        c.text(
+            box,
+            text,
+            13,
+            colour=QColor("#3d1d4f"),
+            flags=Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            smallest=7,
+        )
+    p.restore()
+    return top
+
+
+# ----- regions: an elder's ranks, a daughter's exogamy box -----
+
+
+def _regions(
+    c: CardCanvas,
+    view: Mapping[str, Any],
+    band: QColor,
+    regions: list[Mapping[str, Any]],
+    top: float,
+) -> None:
+    """Each region where the table puts it (layout._grid_cells over layout._region_area)."""
+    k = c.k
+    names = tuple(str(r.get("name", "")) for r in regions)
+    card = Rect(c.rect.x(), c.rect.y(), c.rect.width(), c.rect.height())
+    cells = _grid_cells(names, _region_area(card), prefer_rows=True)
+    area_top = (_region_area(card).y - c.rect.y()) / k
+    text = str(view.get("text") or "")
+    if text:
+        c.text(
+            c.r(18, top - 2, c.w - 36, area_top - top),
+            text,
+            13,
+            colour=QColor("#2b2620"),
+            bold=True,
+            flags=Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            smallest=7,
+        )
+    ranks = any("number" in r for r in regions)
+    for region in regions:
+        cell = cells[str(region.get("name", ""))]
+        box = QRectF(cell.x, cell.y, cell.w, cell.h).adjusted(2.5 * k, 2.5 * k, -2.5 * k, -2.5 * k)
+        if ranks:
+            _rank(c, box, region, band)
+        elif region.get("name") == "exogamy":
+            _exogamy(c, box, region, band)
+        else:
+            _open_region(c, box, region, view)
+
+
+def _rank(c: CardCanvas, box: QRectF, region: Mapping[str, Any], band: QColor) -> None:
+    p, k = c.p, c.k
+    p.setPen(QPen(mix(band, FACE, 0.35), 1.3 * k))
+    p.setBrush(mix(band, FACE, 0.86))
+    p.drawRoundedRect(box, 7 * k, 7 * k)
+    d = 19 * k
+    disk = QRectF(box.left() + 4 * k, box.top() + 4 * k, d, d)
+    p.setPen(QPen(band.darker(150), 1.2 * k))
+    p.setBrush(band)
+    p.drawEllipse(disk)
+    c.text(
+        disk, str(region.get("number", "")), 12.5, colour=QColor("#ffffff"), bold=True, serif=True
+    )
+    name_box = QRectF(
+        disk.right() + 4 * k, box.top() + 3 * k, box.right() - disk.right() - 8 * k, d
+    )
+    flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+    c.text(
+        name_box,
+        str(region.get("label", "")),
+        13,
+        colour=band.darker(160),
+        bold=True,
+        flags=flags,
+        smallest=6,
+    )
+    note = str(region.get("note") or "")
+    if note:
+        note_box = QRectF(box.left() + 5 * k, box.bottom() - 15 * k, box.width() - 10 * k, 13 * k)
+        c.text(note_box, note, 9.5, colour=GREY, flags=Qt.AlignmentFlag.AlignCenter, smallest=5)
+
+
+def _exogamy(c: CardCanvas, box: QRectF, region: Mapping[str, Any], band: QColor) -> None:
+    p, k = c.p, c.k
+    p.setPen(QPen(band.darker(120), 2.2 * k))
+    p.setBrush(mix(band, FACE, 0.84))
+    p.drawRoundedRect(box, 9 * k, 9 * k)
+    p.setPen(QPen(mix(band, FACE, 0.45), 1 * k, Qt.PenStyle.DashLine))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRoundedRect(box.adjusted(5 * k, 5 * k, -5 * k, -5 * k), 6 * k, 6 * k)
+    c.text(
+        QRectF(box.left() + 12 * k, box.top() + 8 * k, box.width() * 0.6, 18 * k),
+        str(region.get("label", "")),
+        14,
+        colour=band.darker(150),
+        bold=True,
+        serif=True,
+        flags=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+    )
+    s = 30 * k
+    c.icon(
+        "female", QRectF(box.right() - s - 10 * k, box.top() + 8 * k, s, s), mix(band, FACE, 0.3)
+    )
+    note = str(region.get("note") or "")
+    if note:
+        c.text(
+            QRectF(box.left() + 10 * k, box.bottom() - 20 * k, box.width() - 20 * k, 13 * k),
+            note,
+            9.5,
+            colour=GREY,
+            smallest=5,
+        )
+
+
+def _open_region(
+    c: CardCanvas, box: QRectF, region: Mapping[str, Any], view: Mapping[str, Any]
+) -> None:
+    """A region with no frame of its own (a daughter's raiders): its caption and the rows under it."""
+    p, k = c.p, c.k
+    p.setPen(QPen(QColor(0, 0, 0, 40), 1 * k, Qt.PenStyle.DashLine))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRoundedRect(box, 8 * k, 8 * k)
+    rows = list(view.get("icon_rows") or [])
+    captions = list(view.get("row_captions") or [])
+    label = str(region.get("label") or "")
+    if label:
+        c.text(
+            QRectF(box.left() + 10 * k, box.top() + 6 * k, box.width() - 20 * k, 14 * k),
+            label,
+            10,
+            colour=GREY,
+            bold=True,
+            caps=True,
+            flags=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        )
+    if rows:
+        x = (box.left() - c.rect.x()) / k + 8
+        h = 34.0 * len(rows)
+        y = (box.bottom() - c.rect.y()) / k - h - 6
+        draw_rows(c, rows, captions, x, y, box.width() / k - 16, h, 0 if label else 42.0)
