@@ -123,7 +123,7 @@ class TableView(QGraphicsView):
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
         if self.overview is not None:
-            self.overview.viewport().update()
+            self.overview.update()
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001
         super().resizeEvent(event)
@@ -147,38 +147,83 @@ class TableView(QGraphicsView):
         painter.restore()
 
 
-class Overview(QGraphicsView):
-    """A small map of the whole table in the view's corner; click or drag in it to look there."""
+class Overview(QWidget):
+    """A small map of the whole table in the view's corner; click or drag in it to look there.
+
+    It draws the places and pieces as plain shapes in their colours (not their
+    faces), so it costs next to nothing to keep up to date.
+    """
 
     def __init__(self, main: TableView) -> None:
-        super().__init__(main.scene(), main)
+        super().__init__(main)
         self.main = main
         main.overview = self
-        self.setInteractive(False)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        self.setStyleSheet("border: 2px solid rgba(255,255,255,120); background: #274e3b;")
         self.setFixedSize(220, 160)
         self.setToolTip("Overview: click or drag to look at another part of the table")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        main.scene().changed.connect(lambda _regions: self.update())
         self.place_in_corner()
 
     def place_in_corner(self) -> None:
         parent = self.main.viewport()
         self.move(parent.width() - self.width() - 12, parent.height() - self.height() - 12)
-        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self.update()
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+    def _transform(self) -> tuple[float, float, float, QRectF]:
+        rect = self.main.scene().sceneRect()
+        scale = min(
+            (self.width() - 8) / max(rect.width(), 1), (self.height() - 8) / max(rect.height(), 1)
+        )
+        ox = (self.width() - rect.width() * scale) / 2 - rect.x() * scale
+        oy = (self.height() - rect.height() * scale) / 2 - rect.y() * scale
+        return scale, ox, oy, rect
+
+    def paintEvent(self, event) -> None:  # noqa: ANN001
+        scene = self.main.scene()
+        scale, ox, oy, _rect = self._transform()
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#274e3b"))
+        painter.setPen(QPen(QColor(255, 255, 255, 120), 2))
+        painter.drawRect(self.rect().adjusted(1, 1, -1, -1))
+
+        def mapped(r: QRectF) -> QRectF:
+            return QRectF(
+                ox + r.x() * scale,
+                oy + r.y() * scale,
+                max(r.width() * scale, 1.5),
+                max(r.height() * scale, 1.5),
+            )
+
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 30))
+        for item in scene.places.values():
+            painter.drawRect(mapped(item.rect))
+        for item in scene.pieces.values():
+            painter.setBrush(_overview_colour(scene, item))
+            painter.drawRect(mapped(item.sceneBoundingRect().adjusted(6, 6, -6, -6)))
         visible = self.main.mapToScene(self.main.viewport().rect()).boundingRect()
-        painter.setPen(QPen(QColor("#ffd54a"), 0))
+        painter.setPen(QPen(QColor("#ffd54a"), 1.5))
         painter.setBrush(QColor(255, 213, 74, 40))
-        painter.drawRect(visible)
+        painter.drawRect(mapped(visible))
+        painter.end()
+
+    def _look_at(self, event: QMouseEvent) -> None:
+        scale, ox, oy, _rect = self._transform()
+        point = event.position()
+        self.main.centerOn(QPointF((point.x() - ox) / scale, (point.y() - oy) / scale))
+        self.update()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        self.main.centerOn(self.mapToScene(event.position().toPoint()))
-        self.viewport().update()
+        self._look_at(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
-            self.main.centerOn(self.mapToScene(event.position().toPoint()))
-            self.viewport().update()
+            self._look_at(event)
+
+
+def _overview_colour(scene: TableScene, item) -> QColor:  # noqa: ANN001 - a PieceItem
+    piece = item.piece
+    shape = scene.art.shape_kind(piece)
+    if shape == "card":
+        return QColor("#f4f1e8") if item.visible_face else QColor("#34508a")
+    return QColor(scene.art.colour(piece))
