@@ -29,12 +29,25 @@ LOG_COMMANDS = 10_000
 def _setup_commands(pieces: int = PIECES) -> list[Any]:
     """A 1,000-piece table: a free area, bowls, a deck, a hex board, dice."""
     places = [
-        AddPlace({"id": "table", "kind": "area"}),
-        AddPlace({"id": "deck", "kind": "deck"}),
-        AddPlace({"id": "discard", "kind": "stack"}),
-        AddPlace({"id": "supply", "kind": "bowl"}),
-        AddPlace({"id": "map", "kind": "board", "board": {"shape": "hex", "cols": 10, "rows": 8}}),
-        AddPlace({"id": "tray", "kind": "area"}),
+        AddPlace({"id": "table", "kind": "area", "layout": {"x": 0, "y": 0, "w": 420, "h": 330}}),
+        AddPlace({"id": "deck", "kind": "deck", "layout": {"x": 430, "y": 0, "w": 70, "h": 95}}),
+        AddPlace(
+            {"id": "discard", "kind": "stack", "layout": {"x": 510, "y": 0, "w": 70, "h": 95}}
+        ),
+        AddPlace(
+            {"id": "supply", "kind": "bowl", "layout": {"x": 430, "y": 110, "w": 300, "h": 220}}
+        ),
+        AddPlace(
+            {
+                "id": "map",
+                "kind": "board",
+                "board": {"shape": "hex", "cols": 10, "rows": 8},
+                "layout": {"x": 740, "y": 0, "w": 300, "h": 220},
+            }
+        ),
+        AddPlace(
+            {"id": "tray", "kind": "area", "layout": {"x": 740, "y": 230, "w": 300, "h": 100}}
+        ),
     ] + [
         AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
         for s in ("red", "yellow", "green")

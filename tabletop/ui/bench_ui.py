@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import subprocess
@@ -142,15 +143,29 @@ def measure_drag(work: Path, steps: int = 300) -> dict[str, float]:
         QApplication.sendEvent(viewport, event)
 
     send(QEvent.Type.MouseButtonPress, point, Qt.MouseButton.LeftButton)
+    picked = scene.selected_pieces()
+    if len(picked) != 1:
+        raise RuntimeError("the drag benchmark's press picked up no piece")
+    pid = picked[0]  # the piece on top at that point
+    before = (game.table.state.pieces[pid].x, game.table.state.pieces[pid].y)
     samples = []
-    for i in range(steps):
-        point = point + QPointF(3 if (i // 40) % 2 == 0 else -3, 1)
+    start = QPointF(point)
+    for i in range(steps):  # round and round a small circle, inside the free area
+        angle = i / 24 * math.tau
+        point = start + QPointF(60 * math.sin(angle), 40 * (1 - math.cos(angle)))
         t0 = time.perf_counter()
         send(QEvent.Type.MouseMove, point, Qt.MouseButton.LeftButton)
         app.processEvents()
         samples.append(time.perf_counter() - t0)
+    target = scene._target
     send(QEvent.Type.MouseButtonRelease, point, Qt.MouseButton.NoButton)
     app.processEvents()
+    after = (game.table.state.pieces[pid].x, game.table.state.pieces[pid].y)
+    if after == before:
+        window.close()
+        raise RuntimeError(
+            f"the drag benchmark's piece did not move (drop target {target}; {window.statusBar().currentMessage()})"
+        )
     moved = game.table.state.pieces[pid].place
     window.close()
     samples.sort()

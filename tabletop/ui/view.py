@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
@@ -161,7 +161,12 @@ class Overview(QWidget):
         self.setFixedSize(220, 160)
         self.setToolTip("Overview: click or drag to look at another part of the table")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        main.scene().changed.connect(lambda _regions: self.update())
+        # repainted at most a few times a second: a drag changes the scene on every mouse move
+        self._refresh = QTimer(self, singleShot=True, interval=200)
+        self._refresh.timeout.connect(self.update)
+        main.scene().changed.connect(
+            lambda _regions: self._refresh.isActive() or self._refresh.start()
+        )
         self.place_in_corner()
 
     def place_in_corner(self) -> None:
