@@ -10,7 +10,8 @@ from .errors import FormatError
 
 
 class Severity(StrEnum):
-    ERROR = "error"  # the move breaks a rule
+    ILLEGAL = "illegal"  # the move breaks a rule
+    ERROR = "illegal"  # the same, by its older name
     WARNING = "warning"  # legal, but probably not meant (a wasted action)
     INFO = "info"  # a reminder
 
@@ -49,7 +50,8 @@ class Finding:
         ):
             raise FormatError("a finding needs a text 'rule' and 'message'")
         try:
-            severity = Severity(d.get("severity", "error"))
+            raw = d.get("severity", "illegal")
+            severity = Severity("illegal" if raw == "error" else raw)
         except ValueError:
             raise FormatError(f"unknown finding severity {d.get('severity')!r}") from None
         pieces = d.get("pieces", [])

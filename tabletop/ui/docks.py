@@ -237,7 +237,7 @@ class FindingsPanel(QWidget):
                 finding.describe() + (f"\nForced: {entry.override}" if entry.override else "")
             )
             item.setForeground(
-                QBrush(QColor("#b71c1c" if finding.severity.value == "error" else "#8d6e00"))
+                QBrush(QColor("#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"))
             )
             self.list.addItem(item)
 

@@ -1,0 +1,179 @@
+"""The table seen as Greenland, for checks and procedures: who owns what, homelands, elders, abilities.
+
+Read-only helpers over a TableState and the deck's rows. Place names follow
+resources/greenland/module.toml: ``north_warm``, ``hunters_red``, ``elder-red``
+(the elder card's regions), and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from tabletop.core import Piece, TableState
+
+from .deck import Cards
+
+COLOURS = ("red", "yellow", "green")
+NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Greenland (E1)
+ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
+WOODPILE = 8  # B4
+
+
+class Greenland:
+    """A read-only view of a Greenland table."""
+
+    def __init__(self, state: TableState, cards: Cards) -> None:
+        self.state = state
+        self.cards = cards
+
+    # ---- cards -------------------------------------------------------------------
+    def row(self, pid: str) -> dict[str, Any]:
+        return self.cards.row_for(self.state, pid) or {}
+
+    def name(self, pid: str) -> str:
+        return self.row(pid).get("name", pid)
+
+    def card_at(self, place_id: str) -> str | None:
+        """The card whose regions a place is (a cube on a card lies in the card's regions)."""
+        place = self.state.places.get(place_id)
+        return place.parent if place is not None else None
+
+    def card_place(self, pid: str) -> str:
+        return self.state.pieces[pid].place
+
+    def row_of(self, pid: str) -> str | None:
+        """north or south for a card in a row, None elsewhere."""
+        place = self.card_place(pid)
+        return place.split("_")[0] if place in ROW_PLACES else None
+
+    def side(self, pid: str) -> str | None:
+        """warm or cold for a card in a row, 'tableau' for a tableau card."""
+        place = self.card_place(pid)
+        if place in ROW_PLACES:
+            return place.split("_")[1]
+        if place.startswith("tableau_"):
+            return "tableau"
+        return None
+
+    def tableau_owner(self, pid: str) -> str | None:
+        place = self.card_place(pid)
+        return place.removeprefix("tableau_") if place.startswith("tableau_") else None
+
+    def is_new_world(self, pid: str) -> bool:
+        return self.row(pid).get("type") == "new_world"
+
+    def biome_type(self, pid: str) -> str | None:
+        return self.row(pid).get("biome_type")
+
+    def in_homeland(self, colour: str, pid: str) -> bool:
+        """E1: the Norse hold South Greenland, the Thule and Tunit North Greenland; tableaus are home."""
+        if self.is_new_world(pid):
+            return False
+        owner = self.tableau_owner(pid)
+        if owner is not None:
+            return owner == colour or (owner in NORTH_CULTURES and colour in NORTH_CULTURES)
+        row = self.row_of(pid)
+        if row is None:
+            return False
+        return row == ("south" if colour == "red" else "north")
+
+    # ---- cubes -------------------------------------------------------------------
+    def cubes(self, colour: str) -> Iterator[Piece]:
+        for piece in self.state.pieces.values():
+            if piece.owner == colour and piece.kind in ("cube", "alpha"):
+                yield piece
+
+    def unassigned(self, colour: str) -> list[str]:
+        place = self.state.places.get(f"hunters_{colour}")
+        return list(place.contents) if place else []
+
+    def elders(self, colour: str, rank: int, on: str | None = None) -> int:
+        """Cubes of ``colour`` on rank ``rank`` of an elder card (its own, unless ``on`` names another)."""
+        card = f"elder-{on or colour}"
+        if card not in self.state.places:
+            return 0
+        return sum(
+            1
+            for pid in self.state.contents(card, f"rank{rank}")
+            if self.state.pieces[pid].owner == colour
+        )
+
+    def mariners(self, colour: str) -> int:
+        return self.elders(colour, 6)
+
+    def war_chiefs(self, colour: str) -> int:
+        return self.elders(colour, 4)
+
+    def hunters_on(self, pid: str, colour: str | None = None) -> list[str]:
+        """Cubes in a card's hunting area (not elders, not husbands)."""
+        if pid not in self.state.places:
+            return []
+        return [
+            c
+            for c in self.state.contents(pid, "hunters")
+            if colour is None or self.state.pieces[c].owner == colour
+        ]
+
+    def husband(self, daughter: str) -> str | None:
+        if daughter not in self.state.places:
+            return None
+        on = self.state.contents(daughter, "exogamy")
+        return on[0] if on else None
+
+    def assigned_cards(self, colour: str) -> dict[str, int]:
+        """Cards (not elder cards) where ``colour`` has hunters or colonists, with how many."""
+        found: dict[str, int] = {}
+        for cube in self.cubes(colour):
+            card = self.card_at(cube.place)
+            if card is None or cube.spot != "hunters":
+                continue
+            found[card] = found.get(card, 0) + 1
+        return found
+
+    # ---- tableaus and abilities --------------------------------------------------
+    def tableau(self, colour: str) -> list[str]:
+        place = self.state.places.get(f"tableau_{colour}")
+        return list(place.contents) if place else []
+
+    def wives(self, colour: str) -> list[str]:
+        """Daughters in other tableaus married to a husband of ``colour`` (F1: abilities are shared)."""
+        found = []
+        for other in COLOURS:
+            if other == colour:
+                continue
+            for pid in self.tableau(other):
+                husband = self.husband(pid)
+                if husband is not None and self.state.pieces[husband].owner == colour:
+                    found.append(pid)
+        return found
+
+    def ability_cards(self, colour: str) -> list[str]:
+        return self.tableau(colour) + self.wives(colour)
+
+    def abilities(self, colour: str) -> list[str]:
+        found: list[str] = []
+        for pid in self.ability_cards(colour):
+            found.extend(self.row(pid).get("abilities") or [])
+        return found
+
+    def has(self, colour: str, ability: str) -> bool:
+        return ability in self.abilities(colour)
+
+    def sleds(self, colour: str) -> int:
+        return sum(
+            1 for pid in self.tableau(colour) if "sled" in (self.row(pid).get("abilities") or [])
+        )
+
+    def religion(self, colour: str) -> str:
+        return self.row(f"elder-{colour}").get("side", "polytheist")
+
+    def disks(self, colour: str, kind: str) -> int:
+        place = self.state.places.get(f"{kind}_{colour}")
+        return len(place.contents) if place else 0
+
+    def seats(self) -> list[str]:
+        return [s.id for s in self.state.seats]
+
+    def counter(self, name: str, default: Any = None) -> Any:
+        return self.state.counters.get(name, default)

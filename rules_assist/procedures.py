@@ -1,0 +1,154 @@
+"""Procedures: the fiddly sequences of a game (a hunt roll, a migration) as one undoable compound command.
+
+A procedure is a function ``procedure(ctx, **params)`` that reads the table
+through ``ctx.state`` and changes it only through ``ctx`` (moves, flips,
+counters, rolls). Every step is applied to a scratch copy as it is made, so
+later steps see the earlier ones; at the end the steps become one compound
+command submitted through the table's pipeline: one log entry, one undo.
+
+Dice are rolled on the table's physical dice (in batches when there are more
+hunters than dice); the randomizer proposes the faces or takes forced ones in
+the order the procedure rolls them, and the Roll commands record them.
+
+Choices the rules leave to a player are asked with ``ctx.choose``: the answer
+comes from the ``choices`` the caller gives (the window asks the player, the
+command line takes options). Without an answer the procedure stops with
+ChoiceNeeded, naming the question and the possible answers; nothing is
+answered silently for a person, and nothing on the table changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tabletop.core import Change, Command, Compound, Roll, Table, TableError, TableState, actions
+
+
+class ChoiceNeeded(TableError):
+    """A procedure needs a player's decision that was not given."""
+
+    def __init__(self, key: str, question: str, options: Sequence[str]) -> None:
+        self.key = key
+        self.question = question
+        self.options = list(options)
+        super().__init__(f"{question} (choice '{key}': {', '.join(map(str, self.options))})")
+
+
+class ProcedureError(TableError):
+    """A procedure cannot run on this table (the rules do not allow it now)."""
+
+
+class ProcedureContext:
+    """What a procedure works with: a scratch state, the steps made so far, the dice, the choices."""
+
+    def __init__(
+        self,
+        table: Table,
+        actor: str,
+        choices: Mapping[str, Any] | None = None,
+        dice: Sequence[str] | None = None,
+    ) -> None:
+        self.table = table
+        self.actor = actor
+        self.state: TableState = table.state.copy()
+        self.choices = dict(choices or {})
+        self.steps: list[Command] = []
+        self.notes: list[str] = []
+        self.rolls: list[tuple[str, list[int]]] = []  # (what, faces) for the record
+        self._dice = (
+            list(dice)
+            if dice is not None
+            else [p.id for p in table.state.pieces.values() if p.props.get("faces")]
+        )
+
+    # ---- changing the scratch table ----------------------------------------
+    def do(self, command: Command) -> Command:
+        command.apply(self.state)
+        self.steps.append(command)
+        return command
+
+    def build(self, builder: Callable[[TableState], Command]) -> Command:
+        return self.do(builder(self.state))
+
+    def move(
+        self, pid: str, place: str, *, spot: str | None = None, index: int | None = None
+    ) -> Command:
+        return self.build(lambda s: actions.move(s, pid, place, spot=spot, index=index))
+
+    def flip(self, pid: str, face_up: bool | None = None) -> Command:
+        return self.build(lambda s: actions.flip(s, pid, face_up))
+
+    def set_property(self, pid: str, key: str, value: Any) -> Command:
+        return self.build(lambda s: actions.set_property(s, pid, key, value))
+
+    def set_counter(self, name: str, value: Any) -> Command:
+        return self.build(lambda s: actions.set_counter(s, name, value))
+
+    def note(self, text: str) -> None:
+        """A sentence for the log entry's label (what happened, in the game's words)."""
+        self.notes.append(text)
+
+    # ---- dice ------------------------------------------------------------------
+    def roll(self, count: int, what: str = "roll") -> list[int]:
+        """Roll ``count`` dice (the table's dice, in batches) and return the faces in order."""
+        if count <= 0:
+            return []
+        if not self._dice:
+            raise ProcedureError("there are no dice on the table")
+        faces: list[int] = []
+        while len(faces) < count:
+            batch = self._dice[: min(len(self._dice), count - len(faces))]
+            pieces = [self.state.pieces[pid] for pid in batch]
+            new, forced = self.table.random.faces([p.props["faces"] for p in pieces])
+            self.do(Roll(tuple(batch), tuple(p.value for p in pieces), new, forced))
+            faces.extend(new)
+        self.rolls.append((what, list(faces)))
+        return faces
+
+    # ---- choices ---------------------------------------------------------------
+    def choose(self, key: str, question: str, options: Sequence[Any]) -> Any:
+        """The player's answer to a question, from the choices given; ChoiceNeeded without one."""
+        if key not in self.choices:
+            raise ChoiceNeeded(key, question, [str(o) for o in options])
+        answer = self.choices[key]
+        if options and answer not in options and str(answer) not in {str(o) for o in options}:
+            raise ProcedureError(
+                f"{question}: {answer!r} is not one of {', '.join(map(str, options))}"
+            )
+        for option in options:
+            if str(option) == str(answer):
+                return option
+        return answer
+
+    def compound(self, label: str, procedure: str) -> Compound:
+        text = label if not self.notes else f"{label}: {'; '.join(self.notes)}"
+        return Compound(text, tuple(self.steps), procedure)
+
+
+def run_procedure(
+    table: Table,
+    actor: str,
+    procedure: Callable[..., str],
+    *,
+    name: str,
+    choices: Mapping[str, Any] | None = None,
+    **params: Any,
+) -> Change | None:
+    """Run a procedure and submit its steps as one compound; None if it changed nothing.
+
+    The procedure returns its label. If it stops (a choice needed, a rule not
+    met) or the table refuses the compound, the table and its randomizer are
+    as they were.
+    """
+    mark = table.random.mark()
+    try:
+        ctx = ProcedureContext(table, actor, choices)
+        label = procedure(ctx, **params)
+        if not ctx.steps:
+            table.random.restore(mark)
+            return None
+        return table.submit(ctx.compound(label, name), actor)
+    except BaseException:
+        table.random.restore(mark)
+        raise
