@@ -83,6 +83,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", help="show only what this seat may see")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = sub.add_parser("check", help="the rules' findings on a game's current table")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--at", type=int, help="check the table as it was after entry N")
+    p.add_argument("--json", action="store_true", help="print a JSON list of findings")
+
     p = sub.add_parser("log", help="a game's log as readable lines")
     p.add_argument("file", help="a game log (.jsonl)")
     p.add_argument("--last", type=int, help="only the last N entries")
@@ -139,6 +144,10 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("file", help="the CSV (the deck's columns)")
     q.add_argument("--name", required=True, help="the revision's name")
     q.add_argument("--module", default="greenland", help="the module (default greenland)")
+
+    from rules_assist.greenland.cli import add_parser as add_greenland
+
+    add_greenland(sub, _Parser)
 
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
@@ -273,6 +282,35 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(f"Notes: {header.notes}")
     for line in _inspect_lines(game, state, args.seat):
         print(line)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules.rules import audit, finding_dict
+
+    game = _open(args.file)
+    table = game.table
+    at = table.seq if args.at is None else args.at
+    if not 0 <= at <= table.seq:
+        raise CliError(f"{args.file}: there is no entry {at}; the log holds 0 to {table.seq}")
+    try:
+        module = find_module(game.header.module)
+    except ModuleError as exc:
+        raise CliError(
+            f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
+        ) from None
+    findings = audit(module, table.state if at == table.seq else table.state_at(at))
+    if findings is None:
+        raise CliError(f"{module.name} has no rules assistant to check with")
+    if args.json:
+        print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
+        return 0
+    if not findings:
+        print(f"{args.file}: no findings after entry {at}")
+    for f in findings:
+        pieces = f" [{', '.join(f.pieces)}]" if f.pieces else ""
+        print(f"{f.rule} {f.severity.value}: {f.message}{pieces}")
     return 0
 
 
@@ -431,7 +469,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_greenland(args: argparse.Namespace) -> int:
+    from rules_assist.greenland.cli import run
+
+    print(run(args, args.runner))
+    return 0
+
+
 COMMANDS = {
+    "check": cmd_check,
+    "greenland": cmd_greenland,
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,

@@ -27,8 +27,9 @@ from .problems import LineFinder, ModuleError, Problem
 SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 # Game code a module may name, each a dotted path into rules_assist:
 #   setup(context), summary(state, module) -> lines or a dict,
-#   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles.
-HOOKS = ("setup", "summary", "deck_check", "card_view")
+#   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
+#   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table.
+HOOKS = ("setup", "summary", "deck_check", "card_view", "checker", "audit")
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -127,6 +128,8 @@ class Module:
     summary_path: str | None = None
     deck_check_path: str | None = None
     card_view_path: str | None = None
+    checker_path: str | None = None
+    audit_path: str | None = None
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -264,6 +267,8 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "summary",
             "deck_check",
             "card_view",
+            "checker",
+            "audit",
             "min_seats",
             "max_seats",
             "default_seats",

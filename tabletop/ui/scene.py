@@ -165,6 +165,23 @@ class TableScene(QGraphicsScene):
         for pid in todo:
             self._place_piece(pid)
         self._mark(change.pieces)
+        self.show_findings(change.findings)
+
+    def show_findings(self, findings) -> None:  # noqa: ANN001 - Findings of the last entry
+        """Outline in red the pieces the last entry's findings name, with the reason on hover."""
+        for item in self.pieces.values():
+            if item.finding:
+                item.finding = None
+                item.setToolTip("")
+                item.update()
+        for finding in findings:
+            for pid in finding.pieces:
+                item = self.pieces.get(pid)
+                if item is not None:
+                    text = f"{finding.rule}: {finding.message}"
+                    item.finding = text if not item.finding else f"{item.finding}\n{text}"
+                    item.setToolTip(item.finding)
+                    item.update()
 
     def _carried(self, pid: str) -> list[str]:
         """What lies on a piece (in its regions), at any depth."""

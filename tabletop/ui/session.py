@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from tabletop.core import Change, Command, CommandError, Refused, TableError, TableState
+from tabletop.core import (
+    Change,
+    Command,
+    CommandError,
+    Mode,
+    Policy,
+    Refused,
+    TableError,
+    TableState,
+)
 from tabletop.modules import Module
 from tabletop.persist import Game
 
@@ -34,6 +43,9 @@ class TableSession(QObject):
         self._history_state: TableState | None = None
         self.last_change: Change | None = None
         game.table.subscribe(self._on_change)
+        from tabletop.modules.rules import attach_checker
+
+        self.has_rules = attach_checker(game.table, module)
 
     # ---- what is shown ---------------------------------------------------
     @property
@@ -128,6 +140,15 @@ class TableSession(QObject):
             return False
         self.message.emit(f"Shuffled {place_id}")
         return True
+
+    def set_mode(self, mode: str) -> None:
+        """How the rules assistant enforces: off, advisory or strict (for every rule)."""
+        self.table.policy = Policy(Mode(mode), dict(self.table.policy.per_rule))
+        self.message.emit(f"Rules assistant: {Mode(mode).value}")
+
+    @property
+    def mode(self) -> str:
+        return self.table.policy.mode.value
 
     def _on_change(self, change: Change) -> None:
         self.last_change = change

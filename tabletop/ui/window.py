@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     QtMsgType,
     qInstallMessageHandler,
 )
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Command, Compound, TableError, actions
+from tabletop.core import Command, Compound, Mode, TableError, actions
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.persist import Game
 from tabletop.visibility import can_see
@@ -259,6 +259,29 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(names["shortcuts"])
         help_menu.addAction(names["about"])
+        rules = bar.addMenu("&Rules")
+        self.mode_group = QActionGroup(self)
+        for mode, text, tip in (
+            ("off", "&Off", "The rules assistant says nothing"),
+            (
+                "advisory",
+                "&Advisory",
+                "Moves stand; problems are marked on the table and in the log",
+            ),
+            (
+                "strict",
+                "&Strict",
+                "Illegal moves are refused with the reason; forcing one needs a reason, logged",
+            ),
+        ):
+            action = QAction(text, self, checkable=True)
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+            action.setData(mode)
+            action.triggered.connect(lambda _checked=False, m=mode: self.set_mode(m))
+            self.mode_group.addAction(action)
+            rules.addAction(action)
+            self.actions_by_name[f"mode_{mode}"] = action
         tools = self.addToolBar("Table")
         tools.setObjectName("table-toolbar")
         for name in (
@@ -278,6 +301,11 @@ class MainWindow(QMainWindow):
             "export",
         ):
             tools.addSeparator() if name is None else tools.addAction(names[name])
+        tools.addSeparator()
+        self.mode_label = QLabel(" Rules: ")
+        tools.addWidget(self.mode_label)
+        for mode in ("off", "advisory", "strict"):
+            tools.addAction(names[f"mode_{mode}"])
 
     # ---- a game on the table ---------------------------------------------
     def show_game(self, game: Game, module: Module | None = None) -> None:
@@ -285,6 +313,10 @@ class MainWindow(QMainWindow):
         self._close_game()
         module = module if module is not None else module_for(game)
         self.session = TableSession(game, module)
+        if self.session.has_rules and module is not None:
+            self.session.table.policy.mode = Mode(
+                self.settings.value(f"rules/{module.id}", "advisory")
+            )
         self.scene = TableScene(self.session)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
@@ -359,6 +391,15 @@ class MainWindow(QMainWindow):
             self.scene.places.clear()
         self.session = None
 
+    def set_mode(self, mode: str) -> None:
+        """Switch the rules assistant off, to advisory or to strict; remembered per module."""
+        if self.session is None:
+            return
+        self.session.set_mode(mode)
+        if self.session.module is not None:
+            self.settings.setValue(f"rules/{self.session.module.id}", mode)
+        self._update_status()
+
     def _update_status(self) -> None:
         if self.session is None or self.view is None:
             return
@@ -391,6 +432,10 @@ class MainWindow(QMainWindow):
         self.actions_by_name["undo"].setText(f"&Undo {undo_text}" if undo_text else "&Undo")
         self.actions_by_name["redo"].setText(f"&Redo {redo_text}" if redo_text else "&Redo")
         self.actions_by_name["branch"].setEnabled(s.read_only)
+        for mode in ("off", "advisory", "strict"):
+            action = self.actions_by_name[f"mode_{mode}"]
+            action.setEnabled(s.has_rules)
+            action.setChecked(s.has_rules and s.mode == mode)
         prototyping = bool(s.module and s.module.id == "proto")
         self.actions_by_name["clone"].setEnabled(prototyping)
         self.actions_by_name["delete"].setEnabled(prototyping)

@@ -1,0 +1,311 @@
+"""Greenland's checks: is this move legal, and if not, which rule says so and what would be.
+
+``check(state, command, actor)`` is the table's checker: it looks at the moves
+a player makes by hand (procedures follow the rules by construction and are
+not checked) and at the table they leave behind, for the cultures they touch.
+``audit(state)`` looks at a whole table (``tabletop check``).
+
+Each finding names its section: B4 (cubes and disks), D7 and D9 (the turn's
+bans), E1 (homeland, mariners, sleds), E2 (the New World), E3 and E4
+(elders and permanent assignments), E5 (raids and defence), F1 (one husband).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from tabletop.core import Command, Compound, Finding, Move, Severity, TableState
+
+from .deck import Cards
+from .view import COLOURS, WOODPILE, Greenland
+
+SMALL_CUBES = 18
+DISKS = ("energy", "ivory", "iron")
+
+
+def checker_for(module: Any) -> Callable[[TableState, Command, str], list[Finding]]:
+    """The table's checker for a game of this module (its deck revision's rows)."""
+    cards = Cards.of(module)
+
+    def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
+        return check(state, command, actor, cards)
+
+    return checker
+
+
+def _moves(command: Command) -> Iterable[Move]:
+    if isinstance(command, Move):
+        yield command
+    elif isinstance(command, Compound) and not command.procedure:
+        for step in command.commands:
+            yield from _moves(step)
+
+
+def check(state: TableState, command: Command, actor: str, cards: Cards) -> list[Finding]:
+    """The findings for a command a player submits, before it applies."""
+    if isinstance(command, Compound) and command.procedure:
+        return []  # a procedure of the rules assistant
+    moves = list(_moves(command))
+    if not moves:
+        return []
+    view = Greenland(state, cards)
+    findings = [f for move in moves for f in _move_findings(view, move, moves)]
+    colours = {state.pieces[m.piece].owner for m in moves if state.pieces[m.piece].owner in COLOURS}
+    colours |= {_colour_of_place(m.dst.place) for m in moves} - {None}
+    if colours:
+        arrivals = _new_world_arrivals(view, moves)
+        before = {f.describe() for c in colours for f in audit_colour(view, c)}
+        command.apply(state)
+        try:
+            after = [f for c in colours for f in audit_colour(view, c, arrivals.get(c, {}))]
+        finally:
+            command.inverse().apply(state)
+        findings += [f for f in after if f.describe() not in before]
+    return findings
+
+
+def _new_world_arrivals(view: Greenland, moves: list[Move]) -> dict[str, dict[str, int]]:
+    """Cubes this command takes onto New World cards, by colour and card: they need mariners (E2)."""
+    arrivals: dict[str, dict[str, int]] = {}
+    for move in moves:
+        card = view.card_at(move.dst.place)
+        if card is None or view.card_at(move.src.place) == card or not view.is_new_world(card):
+            continue
+        colour = view.state.pieces[move.piece].owner
+        if colour in COLOURS:
+            arrivals.setdefault(colour, {})[card] = arrivals.get(colour, {}).get(card, 0) + 1
+    return arrivals
+
+
+def _colour_of_place(place_id: str) -> str | None:
+    for colour in COLOURS:
+        if place_id.endswith(f"_{colour}"):
+            return colour
+    return None
+
+
+def _illegal(rule: str, message: str, *pieces: str) -> Finding:
+    return Finding(rule, message, Severity.ILLEGAL, tuple(pieces))
+
+
+def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[Finding]:
+    state = view.state
+    piece = state.pieces[move.piece]
+    if piece.kind not in ("cube", "alpha"):
+        return []
+    colour = piece.owner
+    src, dst = move.src, move.dst
+    target = view.card_at(dst.place)
+    origin = view.card_at(src.place)
+    findings: list[Finding] = []
+    if dst.place.startswith("hunters_") and dst.place != f"hunters_{colour}":
+        findings.append(
+            _illegal(
+                "B4",
+                f"a {colour} cube goes among {colour}'s own unassigned hunters, not another culture's",
+                piece.id,
+            )
+        )
+    if dst.place.startswith("valhalla_") and dst.place != f"valhalla_{colour}":
+        findings.append(
+            _illegal("B4", f"a {colour} cube goes to {colour}'s part of Valhalla", piece.id)
+        )
+    # leaving a permanent assignment (E4): elders, colonists, husbands
+    if origin is not None and origin != target:
+        row = view.row(origin)
+        permanent = row.get("type") in ("elder", "new_world") or src.spot == "exogamy"
+        if permanent and dst.place == f"hunters_{colour}" and len(view.unassigned(colour)) > 1:
+            what = {"elder": "an elder", "new_world": "a colonist"}.get(
+                row.get("type"), "a husband"
+            )
+            findings.append(
+                _illegal(
+                    "E4",
+                    f"{what} is assigned for good; only a culture with one or no unassigned hunters may take one back",
+                    piece.id,
+                )
+            )
+        if row.get("type") == "elder" and view.row(target or "").get("type") == "elder":
+            findings.append(_illegal("E3", "an elder cannot change rank", piece.id))
+    if origin is not None and origin == target and view.row(origin).get("type") == "elder" and src.spot != dst.spot:
+        findings.append(_illegal("E3", "an elder cannot change rank", piece.id))
+    if target is None:
+        return findings
+    row = view.row(target)
+    kind = row.get("type")
+    name = row.get("name", target)
+    if kind == "elder":
+        if view.row(target).get("colour") != colour:
+            findings.append(
+                _illegal(
+                    "E5", f"hunters are never placed on another culture's elders ({name})", piece.id
+                )
+            )
+        elif src.place == f"hunters_{colour}" and dst.spot != src.spot:
+            paid = any(
+                m.piece.startswith("energy") and m.src.place == f"energy_{colour}"
+                for m in all_moves
+            )
+            if not paid and not view.has(colour, "free_promotion"):
+                findings.append(
+                    _illegal(
+                        "E3",
+                        f"promoting a hunter to {dst.spot} costs 1 energy: pay it in the same move (Promote)",
+                        piece.id,
+                    )
+                )
+        return findings
+    if dst.spot == "exogamy":
+        husband = view.husband(target)
+        if husband is not None and husband != piece.id:
+            findings.append(
+                _illegal(
+                    "F1",
+                    f"{name} already has a husband; hunters never attack husbands (E5)",
+                    piece.id,
+                    husband,
+                )
+            )
+        return findings
+    if row.get("hand") == "I" and view.side(target) == "tableau":
+        findings.append(
+            _illegal("E5", f"{name} is an invention: no cube is ever placed on it", piece.id)
+        )
+    owner = view.tableau_owner(target)
+    if owner is not None and owner != colour:
+        raidable = kind in ("daughter", "norse_animal") or row.get("hand") == "D"
+        if not raidable:
+            findings.append(
+                _illegal(
+                    "E5",
+                    f"only daughters and livestock in another tableau can be raided, not {name}",
+                    piece.id,
+                )
+            )
+        else:
+            if not view.war_chiefs(colour):
+                findings.append(
+                    _illegal("E5", f"raiding {name} needs a war chief (a rank 4 elder)", piece.id)
+                )
+            if "no_raid" in (row.get("abilities") or []):
+                findings.append(_illegal("E5", f"{name} cannot be livestock raided", piece.id))
+    turn = view.counter("turn")
+    if (
+        view.counter("ban.maritime") == turn
+        and turn is not None
+        and view.biome_type(target) == "maritime"
+        and not owner
+    ):
+        findings.append(
+            _illegal("D7", f"no maritime hunting this turn: {name} is a maritime biome", piece.id)
+        )
+    if view.counter("ban.markland") == turn and turn is not None and "markland" in (target, origin):
+        findings.append(_illegal("D9", "nobody moves to or from Markland this turn", piece.id))
+    return findings
+
+
+def audit_colour(
+    view: Greenland, colour: str, arrivals: dict[str, int] | None = None
+) -> list[Finding]:
+    """What is wrong with one culture's cubes and disks on this table.
+
+    ``arrivals`` are cubes just moved onto New World cards (by card): they
+    need mariners too, while colonists already there do not (E2).
+    """
+    state = view.state
+    findings: list[Finding] = []
+    small = sum(1 for p in view.cubes(colour) if p.kind == "cube")
+    big = sum(1 for p in view.cubes(colour) if p.kind == "alpha")
+    if (small, big) != (SMALL_CUBES, 1) and f"hunters_{colour}" in state.places:
+        findings.append(
+            _illegal(
+                "B4", f"{colour} has {small} small cubes and {big} Alpha; a culture has 18 and 1"
+            )
+        )
+    energy = view.disks(colour, "energy")
+    if energy > WOODPILE:
+        bowl = state.places[f"energy_{colour}"].contents
+        findings.append(
+            _illegal(
+                "B4",
+                f"{colour} holds {energy} energy; the woodpile rots above {WOODPILE}",
+                *bowl[WOODPILE:],
+            )
+        )
+    for kind in DISKS:
+        place = state.places.get(f"{kind}_{colour}")
+        for pid in place.contents if place else ():
+            if state.pieces[pid].kind != kind:
+                findings.append(
+                    _illegal(
+                        "B4", f"a {state.pieces[pid].kind} disk cannot stand in for {kind}", pid
+                    )
+                )
+    # E1/E2: every card outside the homeland needs transport; mariners carry 4 cubes to one card each
+    needed, sled_cards = 0, 0
+    outside: list[tuple[str, int]] = []
+    for card, count in view.assigned_cards(colour).items():
+        if view.row(card).get("type") == "new_world":
+            continue  # colonists stay; their transport was checked when they went
+        if not view.in_homeland(colour, card):
+            outside.append((card, count))
+    outside.sort(key=lambda item: -item[1])
+    sleds = view.sleds(colour)
+    for _card, count in outside:
+        if sled_cards < sleds:
+            sled_cards += 1  # a sled carries any number to one card in Greenland
+            continue
+        needed += math.ceil(count / 4)
+    for card, count in (arrivals or {}).items():
+        needed += math.ceil(count / 4)
+        outside.append((card, count))
+    mariners = view.mariners(colour)
+    if needed > mariners:
+        cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
+        pieces = [cube for card, _n in outside for cube in view.hunters_on(card, colour)]
+        findings.append(
+            _illegal(
+                "E1",
+                f"{colour}'s hunters outside the homeland ({cards}) need {needed} mariner(s), 4 cubes each; {colour} has {mariners}",
+                *pieces,
+            )
+        )
+    return findings
+
+
+def audit(state: TableState, cards: Cards) -> list[Finding]:
+    """Every finding on a whole table, culture by culture."""
+    view = Greenland(state, cards)
+    findings: list[Finding] = []
+    for colour in view.seats():
+        findings += audit_colour(view, colour)
+    for colour in view.seats():
+        for pid in view.tableau(colour):
+            if view.row(pid).get("hand") == "I" and view.hunters_on(pid):
+                findings.append(
+                    _illegal(
+                        "E5",
+                        f"{view.name(pid)} is an invention: no cube is ever placed on it",
+                        *view.hunters_on(pid),
+                    )
+                )
+    return findings
+
+
+def finding_dicts(findings: list[Finding]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": f.rule,
+            "severity": f.severity.value,
+            "message": f.message,
+            "pieces": list(f.pieces),
+        }
+        for f in findings
+    ]
+
+
+def audit_table(state: TableState, module: Any) -> list[Finding]:
+    """The module's audit hook: every finding on a Greenland table."""
+    return audit(state, Cards.of(module))

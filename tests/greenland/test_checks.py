@@ -1,0 +1,185 @@
+"""The rules assistant's checks, in advisory and strict modes (E1, E2, E3, E4, E5, D7, B4, F1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules_assist.greenland.checks import audit, checker_for
+from rules_assist.greenland.deck import Cards
+from tabletop.core import Mode, Policy, Refused, actions
+from tabletop.modules import new_game
+
+POSITION = """
+[rows.north]
+warm = ["Walrus", "Harbor Seal", "Caribou", "Markland"]
+[rows.south]
+warm = ["Shark", "Vinland"]
+[cultures.red]
+unassigned = 10
+elders = {6 = 1, 1 = 1}
+energy = 8
+[cultures.yellow]
+unassigned = 6
+elders = {4 = 1, 6 = 1}
+husbands = {Birgitta = 1}
+"""
+
+
+@pytest.fixture
+def game(greenland, tmp_path: Path):
+    path = tmp_path / "position.toml"
+    path.write_text(POSITION)
+    game = new_game(greenland, seed=1, position=str(path))
+    game.table.checker = checker_for(greenland)
+    return game
+
+
+def red_cubes(game, n: int) -> list[str]:
+    return [p for p in game.state.places["hunters_red"].contents if p.startswith("cube")][:n]
+
+
+def put(game, pids: list[str], card: str, spot: str = "hunters", **options):
+    command = actions.build_sequence(
+        game.state,
+        f"put {len(pids)} on {card}",
+        [lambda s, p=p: actions.move(s, p, card, spot=spot) for p in pids],
+    )
+    return game.table.submit(command, "red", **options)
+
+
+def rules(change) -> list[str]:
+    return [f.rule for f in change.findings]
+
+
+def test_e1_five_cubes_behind_one_mariner_advisory(game) -> None:
+    """E1: the Norse have one mariner; a mariner takes 4 cubes to one card outside the homeland."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    change = put(game, red_cubes(game, 4), "walrus")
+    assert rules(change) == []  # four cubes, one mariner: legal
+    change = put(game, red_cubes(game, 1), "walrus")
+    assert rules(change) == ["E1"]
+    assert "need 2 mariner(s)" in change.findings[0].message
+    assert (
+        game.state.pieces[change.entry.command.commands[0].piece].place == "walrus"
+    )  # advisory: the move stands
+
+
+def test_e1_strict_refuses_and_a_reason_forces(game) -> None:
+    game.table.policy = Policy(Mode.STRICT)
+    put(game, red_cubes(game, 4), "walrus")
+    before = game.state.digest()
+    with pytest.raises(Refused) as refused:
+        put(game, red_cubes(game, 1), "walrus")
+    assert refused.value.findings[0].rule == "E1" and game.state.digest() == before
+    change = put(game, red_cubes(game, 1), "walrus", force="a house rule: the sea was calm")
+    assert change.entry.override == "a house rule: the sea was calm" and rules(change) == ["E1"]
+
+
+def test_e1_homeland_needs_no_mariner_and_per_rule_modes(game) -> None:
+    game.table.policy = Policy(Mode.STRICT, {"E1": Mode.OFF})
+    assert rules(put(game, red_cubes(game, 6), "shark")) == []  # South Greenland is Norse homeland
+    assert rules(put(game, red_cubes(game, 4), "walrus")) == []
+    assert (
+        rules(put(game, red_cubes(game, 2), "harbor-seal")) == []
+    )  # E1 switched off: allowed silently
+
+
+def test_e2_the_new_world_needs_mariners(game) -> None:
+    game.table.policy = Policy(Mode.ADVISORY)
+    assert rules(put(game, red_cubes(game, 4), "vinland")) == []
+    assert rules(put(game, red_cubes(game, 1), "vinland")) == [
+        "E1"
+    ]  # a fifth cube needs a second mariner
+
+
+def test_e5_a_raid_without_a_war_chief(game) -> None:
+    game.table.policy = Policy(Mode.STRICT)
+    with pytest.raises(Refused) as refused:
+        put(game, red_cubes(game, 1), "peepeelee")
+    assert [f.rule for f in refused.value.findings] == ["E5"]
+    assert "war chief" in refused.value.findings[0].message
+
+
+def test_e5_yellow_with_a_war_chief_may_raid_the_norse(game) -> None:
+    game.table.policy = Policy(Mode.ADVISORY)
+    cube = game.state.places["hunters_yellow"].contents[1]
+    command = actions.move(game.state, cube, "norse-daughter-2", spot="hunters")
+    assert rules(game.table.submit(command, "yellow")) == []  # one mariner carries him south
+
+
+def test_d7_a_maritime_biome_during_the_ban(game) -> None:
+    game.table.policy = Policy(Mode.STRICT)
+    game.table.submit(
+        actions.set_counter(game.state, "ban.maritime", game.state.counters["turn"]), "red"
+    )
+    with pytest.raises(Refused) as refused:
+        put(game, red_cubes(game, 1), "walrus")
+    assert "D7" in [f.rule for f in refused.value.findings]
+
+
+def test_b4_a_ninth_energy_disk(game) -> None:
+    game.table.policy = Policy(Mode.STRICT)
+    disk = game.state.places["supply_energy"].contents[0]
+    with pytest.raises(Refused) as refused:
+        game.table.submit(actions.move(game.state, disk, "energy_red"), "red")
+    assert (
+        refused.value.findings[0].rule == "B4" and "woodpile" in refused.value.findings[0].message
+    )
+    ivory = game.state.places["supply_ivory"].contents[0]
+    with pytest.raises(Refused, match="cannot stand in for energy"):
+        game.table.submit(actions.move(game.state, ivory, "energy_yellow"), "red")
+
+
+def test_f1_a_cube_on_a_husband(game) -> None:
+    game.table.policy = Policy(Mode.STRICT)
+    with pytest.raises(Refused) as refused:
+        put(game, red_cubes(game, 1), "birgitta", spot="exogamy")
+    assert refused.value.findings[0].rule == "F1"
+
+
+def test_e3_promotion_costs_energy_and_elders_stay(game) -> None:
+    game.table.policy = Policy(Mode.ADVISORY)
+    cube = red_cubes(game, 1)[0]
+    change = game.table.submit(actions.move(game.state, cube, "elder-red", spot="rank3"), "red")
+    assert rules(change) == ["E3"]
+    cube2 = red_cubes(game, 1)[0]
+    energy = game.state.places["energy_red"].contents[-1]
+    paid = actions.build_sequence(
+        game.state,
+        "promote",
+        [
+            lambda s: actions.move(s, cube2, "elder-red", spot="rank2"),
+            lambda s: actions.move(s, energy, "supply_energy"),
+        ],
+    )
+    assert rules(game.table.submit(paid, "red")) == []
+    change = game.table.submit(actions.move(game.state, cube2, "elder-red", spot="rank5"), "red")
+    assert "E3" in rules(change)  # an elder cannot change rank
+    change = game.table.submit(actions.move(game.state, cube2, "hunters_red"), "red")
+    assert "E4" in rules(change)  # elders are assigned for good
+
+
+def test_off_mode_asks_nothing(game) -> None:
+    game.table.policy = Policy(Mode.OFF)
+    assert rules(put(game, red_cubes(game, 9), "walrus")) == []
+
+
+def test_procedures_are_not_checked(game) -> None:
+    from tabletop.core import Compound
+
+    game.table.policy = Policy(Mode.STRICT)
+    steps = actions.build_sequence(
+        game.state,
+        "x",
+        [lambda s, p=p: actions.move(s, p, "walrus", spot="hunters") for p in red_cubes(game, 9)],
+    )
+    game.table.submit(Compound("a procedure", steps.commands, "greenland.test"), "red")
+
+
+def test_audit_of_a_whole_table(game, greenland) -> None:
+    game.table.policy = Policy(Mode.OFF)
+    put(game, red_cubes(game, 9), "walrus")
+    found = audit(game.state, Cards.of(greenland))
+    assert [f.rule for f in found] == ["E1"] and len(found[0].pieces) == 9
