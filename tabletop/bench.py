@@ -290,6 +290,9 @@ def run(progress: Callable[[str], None] | None = None, window: bool = True) -> d
         results.update(measure_replay_and_jump(work))
     say("measuring the memory of a 1,000-piece table")
     results.update(measure_rss())
+    from rules_assist.greenland import bench as greenland_bench
+
+    results.update(greenland_bench.run(say))
     if window:
         from tabletop.ui import bench_ui
 

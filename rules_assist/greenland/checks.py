@@ -129,7 +129,12 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
             )
         if row.get("type") == "elder" and view.row(target or "").get("type") == "elder":
             findings.append(_illegal("E3", "an elder cannot change rank", piece.id))
-    if origin is not None and origin == target and view.row(origin).get("type") == "elder" and src.spot != dst.spot:
+    if (
+        origin is not None
+        and origin == target
+        and view.row(origin).get("type") == "elder"
+        and src.spot != dst.spot
+    ):
         findings.append(_illegal("E3", "an elder cannot change rank", piece.id))
     if target is None:
         return findings
@@ -216,8 +221,9 @@ def audit_colour(
     """
     state = view.state
     findings: list[Finding] = []
-    small = sum(1 for p in view.cubes(colour) if p.kind == "cube")
-    big = sum(1 for p in view.cubes(colour) if p.kind == "alpha")
+    cubes = view.cubes(colour)
+    big = sum(1 for p in cubes if p.kind == "alpha")
+    small = len(cubes) - big
     if (small, big) != (SMALL_CUBES, 1) and f"hunters_{colour}" in state.places:
         findings.append(
             _illegal(
@@ -246,7 +252,7 @@ def audit_colour(
     # E1/E2: every card outside the homeland needs transport; mariners carry 4 cubes to one card each
     needed, sled_cards = 0, 0
     outside: list[tuple[str, int]] = []
-    for card, count in view.assigned_cards(colour).items():
+    for card, count in view.assigned_cards(colour, cubes).items():
         if view.row(card).get("type") == "new_world":
             continue  # colonists stay; their transport was checked when they went
         if not view.in_homeland(colour, card):

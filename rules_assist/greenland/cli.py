@@ -23,13 +23,19 @@ from tabletop.core import TableError
 from tabletop.persist import Game
 
 # Modules that add subcommands (each has add_cli(subparsers)); imported when the command line is built.
-PROCEDURE_MODULES = ("rules_assist.greenland.hunt", "rules_assist.greenland.events", "rules_assist.greenland.animals")
+PROCEDURE_MODULES = (
+    "rules_assist.greenland.hunt",
+    "rules_assist.greenland.events",
+    "rules_assist.greenland.animals",
+)
 
 
 def add_parser(sub: Any, parser_class: type) -> None:
     import importlib
 
-    p = sub.add_parser("greenland", help="run a Greenland procedure on a game file (a hunt, an event, ...)")
+    p = sub.add_parser(
+        "greenland", help="run a Greenland procedure on a game file (a hunt, an event, ...)"
+    )
     procedures = p.add_subparsers(dest="procedure", metavar="PROCEDURE", parser_class=parser_class)
     procedures.required = True
     for name in PROCEDURE_MODULES:
@@ -43,8 +49,12 @@ def add_parser(sub: Any, parser_class: type) -> None:
 def common(p: argparse.ArgumentParser) -> None:
     """The arguments every procedure takes."""
     p.add_argument("file", help="a Greenland game log")
-    p.add_argument("-o", "--output", required=True, help="the continued game's log (never overwritten)")
-    p.add_argument("--dice", help="force the next dice, e.g. 1,2,3,4 (consumed in the order rolled)")
+    p.add_argument(
+        "-o", "--output", required=True, help="the continued game's log (never overwritten)"
+    )
+    p.add_argument(
+        "--dice", help="force the next dice, e.g. 1,2,3,4 (consumed in the order rolled)"
+    )
     p.add_argument("--seat", help="the colour acting (default: the one the procedure concerns)")
 
 
@@ -54,7 +64,9 @@ def parse_dice(text: str | None) -> list[int]:
     try:
         faces = [int(part) for part in text.replace(" ", "").split(",") if part]
     except ValueError:
-        raise TableError(f"--dice {text!r}: give faces 1 to 6 separated by commas, e.g. 1,3,3,6") from None
+        raise TableError(
+            f"--dice {text!r}: give faces 1 to 6 separated by commas, e.g. 1,3,3,6"
+        ) from None
     if any(not 1 <= f <= 6 for f in faces):
         raise TableError(f"--dice {text!r}: faces are 1 to 6")
     return faces
@@ -63,7 +75,9 @@ def parse_dice(text: str | None) -> list[int]:
 def run(args: argparse.Namespace, runner: Callable[[Game, argparse.Namespace], str]) -> str:
     """Copy FILE to OUT, run the procedure on OUT's game, and say what happened."""
     if os.path.exists(args.output):
-        raise TableError(f"{args.output}: already exists; choose another name (nothing was changed)")
+        raise TableError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        )
     Game.open(args.file, writable=False)  # a broken FILE is reported before anything is written
     tmp = f"{args.output}.part"
     shutil.copyfile(args.file, tmp)

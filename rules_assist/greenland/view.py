@@ -7,7 +7,6 @@ resources/greenland/module.toml: ``north_warm``, ``hunters_red``, ``elder-red``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from tabletop.core import Piece, TableState
@@ -18,6 +17,7 @@ COLOURS = ("red", "yellow", "green")
 NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Greenland (E1)
 ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
 WOODPILE = 8  # B4
+_CUBE_IDS: dict[str, list[str]] = {}
 
 
 class Greenland:
@@ -79,10 +79,16 @@ class Greenland:
         return row == ("south" if colour == "red" else "north")
 
     # ---- cubes -------------------------------------------------------------------
-    def cubes(self, colour: str) -> Iterator[Piece]:
-        for piece in self.state.pieces.values():
-            if piece.owner == colour and piece.kind in ("cube", "alpha"):
-                yield piece
+    def cubes(self, colour: str) -> list[Piece]:
+        """A colour's cubes: the Alpha and cube-<colour>-1 to 18 as set up (others, if added, by a scan)."""
+        pieces = self.state.pieces
+        ids = _CUBE_IDS.get(colour) or _CUBE_IDS.setdefault(
+            colour, [f"alpha-{colour}"] + [f"cube-{colour}-{n}" for n in range(1, 19)]
+        )
+        found = [pieces[pid] for pid in ids if pid in pieces]
+        if len(found) == len(ids):
+            return found
+        return [p for p in pieces.values() if p.owner == colour and p.kind in ("cube", "alpha")]
 
     def unassigned(self, colour: str) -> list[str]:
         place = self.state.places.get(f"hunters_{colour}")
@@ -121,14 +127,16 @@ class Greenland:
         on = self.state.contents(daughter, "exogamy")
         return on[0] if on else None
 
-    def assigned_cards(self, colour: str) -> dict[str, int]:
+    def assigned_cards(self, colour: str, cubes: list[Piece] | None = None) -> dict[str, int]:
         """Cards (not elder cards) where ``colour`` has hunters or colonists, with how many."""
         found: dict[str, int] = {}
-        for cube in self.cubes(colour):
-            card = self.card_at(cube.place)
-            if card is None or cube.spot != "hunters":
+        places = self.state.places
+        for cube in cubes if cubes is not None else self.cubes(colour):
+            if cube.spot != "hunters":
                 continue
-            found[card] = found.get(card, 0) + 1
+            card = places[cube.place].parent
+            if card is not None:
+                found[card] = found.get(card, 0) + 1
         return found
 
     # ---- tableaus and abilities --------------------------------------------------

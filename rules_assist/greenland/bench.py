@@ -1,0 +1,106 @@
+"""Greenland's figures for ``tabletop bench``: checking moves on a mid-game table."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tabletop.core import Mode, Policy, actions
+from tabletop.modules import find_module, new_game
+
+from .checks import checker_for
+
+MID_GAME = """
+turn = 5
+phase = "assignment"
+first_player = "yellow"
+[rows.north]
+warm = ["Walrus", "Harbor Seal", "Caribou", "Markland", "Dogs"]
+cold = ["Polar Bear", "Musk Oxen"]
+[rows.south]
+warm = ["Shark", "Vinland", "Bog Iron", "Elkhounds"]
+cold = ["South biome 4"]
+[cultures.red]
+unassigned = 8
+elders = {1 = 1, 4 = 1, 6 = 2}
+colonists = {Vinland = 3}
+energy = 6
+ivory = 2
+iron = 1
+[cultures.yellow]
+unassigned = 9
+elders = {2 = 1, 4 = 1, 6 = 1}
+hunters = {Walrus = 2}
+energy = 4
+[cultures.green]
+unassigned = 7
+elders = {3 = 1, 6 = 1}
+colonists = {Markland = 4}
+husbands = {Birgitta = 1}
+energy = 3
+"""
+
+TARGETS = (
+    "walrus",
+    "harbor-seal",
+    "caribou",
+    "shark",
+    "elkhounds",
+    "polar-bear",
+    "dogs",
+    "vinland",
+    "markland",
+)
+
+
+def run(say: Any = print) -> dict[str, float]:
+    say("checking moves on a mid-game Greenland table")
+    module = find_module("greenland")
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-greenland-") as tmp:
+        position = Path(tmp) / "mid-game.toml"
+        position.write_text(MID_GAME)
+        # a game as it is played: its log written and flushed with every move
+        game = new_game(module, seed=11, position=str(position), path=Path(tmp) / "mid-game.jsonl")
+        try:
+            return _measure(game, module)
+        finally:
+            game.close()
+
+
+def _measure(game: Any, module: Any) -> dict[str, float]:
+    table = game.table
+    table.checker = checker_for(module)
+    table.policy = Policy(Mode.ADVISORY)
+    state = table.state
+    rng = random.Random(2)
+    moves = []
+    for colour in ("red", "yellow", "green"):
+        for pid in state.places[f"hunters_{colour}"].contents[:4]:
+            moves.append(actions.move(state, pid, rng.choice(TARGETS), spot="hunters"))
+    samples = []
+    for _ in range(40):
+        for move in moves:
+            t0 = time.perf_counter()
+            table.check(move, "red")
+            samples.append(time.perf_counter() - t0)
+
+    def submit_round_trips(mode: Mode) -> float:
+        table.policy = Policy(mode)
+        t0 = time.perf_counter()
+        for _ in range(30):
+            for move in moves:
+                table.submit(move, "red")
+                table.submit(move.inverse(), "red")
+        return time.perf_counter() - t0
+
+    submit_round_trips(Mode.OFF)  # warm
+    unchecked = statistics.median(submit_round_trips(Mode.OFF) for _ in range(3))
+    checked = statistics.median(submit_round_trips(Mode.ADVISORY) for _ in range(3))
+    return {
+        "check_move_us": round(statistics.median(samples) * 1e6, 1),
+        "apply_checked_vs_unchecked": round(checked / unchecked, 2),
+    }
