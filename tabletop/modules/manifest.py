@@ -28,8 +28,9 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 # Game code a module may name, each a dotted path into rules_assist:
 #   setup(context), summary(state, module) -> lines or a dict,
 #   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
-#   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table.
-HOOKS = ("setup", "summary", "deck_check", "card_view", "checker", "audit")
+#   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
+#   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel.
+HOOKS = ("setup", "summary", "deck_check", "card_view", "checker", "audit", "phases")
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -130,6 +131,7 @@ class Module:
     card_view_path: str | None = None
     checker_path: str | None = None
     audit_path: str | None = None
+    phases_path: str | None = None
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -269,6 +271,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "card_view",
             "checker",
             "audit",
+            "phases",
             "min_seats",
             "max_seats",
             "default_seats",

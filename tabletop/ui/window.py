@@ -362,7 +362,11 @@ class MainWindow(QMainWindow):
         findings.findingChosen.connect(lambda pids: self.scene.select(pids))
         dice = DicePanel(session)
         dice.rollRequested.connect(session.roll)
+        from .phase_panel import PhasePanel
+
+        self.phase_panel = PhasePanel(session, ask=self.ask)
         for key, title, widget, area in (
+            ("phase", "Phase", self.phase_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             ("log", "Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             ("seats", "Seats", seats, Qt.DockWidgetArea.RightDockWidgetArea),
             ("findings", "Rules findings", findings, Qt.DockWidgetArea.RightDockWidgetArea),
@@ -374,8 +378,9 @@ class MainWindow(QMainWindow):
             self.addDockWidget(area, dock)
             self.docks[key] = dock
             self.docks_menu.addAction(dock.toggleViewAction())
+        self.tabifyDockWidget(self.docks["seats"], self.docks["findings"])
         self.tabifyDockWidget(self.docks["findings"], self.docks["dice"])
-        self.docks["log"].raise_()
+        self.docks["seats"].raise_()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
