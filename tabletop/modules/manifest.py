@@ -29,8 +29,18 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 #   setup(context), summary(state, module) -> lines or a dict,
 #   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
 #   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
-#   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel.
-HOOKS = ("setup", "summary", "deck_check", "card_view", "checker", "audit", "phases")
+#   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel,
+#   complete_move(state, command, module) -> the command with what the rules make follow from it.
+HOOKS = (
+    "setup",
+    "summary",
+    "deck_check",
+    "card_view",
+    "checker",
+    "audit",
+    "phases",
+    "complete_move",
+)
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -132,6 +142,7 @@ class Module:
     checker_path: str | None = None
     audit_path: str | None = None
     phases_path: str | None = None
+    complete_move_path: str | None = None
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -272,6 +283,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "checker",
             "audit",
             "phases",
+            "complete_move",
             "min_seats",
             "max_seats",
             "default_seats",

@@ -46,6 +46,11 @@ class TableSession(QObject):
         from tabletop.modules.rules import attach_checker
 
         self.has_rules = attach_checker(game.table, module)
+        self._complete = None
+        if module is not None and module.complete_move_path:
+            from tabletop.modules.setup import import_function
+
+            self._complete = import_function(module.complete_move_path, "module.complete_move")
 
     # ---- what is shown ---------------------------------------------------
     @property
@@ -81,6 +86,8 @@ class TableSession(QObject):
                 "This is an earlier state of the game, shown read-only: press 'Back to now' to play."
             )
             return False
+        if self._complete is not None and self.table.policy.checking:
+            command = self._complete(self.state, command, self.module)
         try:
             self.game.table.submit(command, self.actor, force=force)
         except Refused as refusal:

@@ -183,3 +183,21 @@ def test_audit_of_a_whole_table(game, greenland) -> None:
     put(game, red_cubes(game, 9), "walrus")
     found = audit(game.state, Cards.of(greenland))
     assert [f.rule for f in found] == ["E1"] and len(found[0].pieces) == 9
+
+
+def test_a_promotion_dropped_by_hand_pays_its_energy(greenland, game) -> None:
+    """E3: the window completes a hunter dropped on an elder rank with the energy it costs."""
+    from rules_assist.greenland.assignment import complete_move
+
+    game.table.policy = Policy(Mode.STRICT)
+    cube = red_cubes(game, 1)[0]
+    energy = len(game.state.places["energy_red"].contents)
+    command = complete_move(
+        game.state, actions.move(game.state, cube, "elder-red", spot="rank3"), greenland
+    )
+    change = game.table.submit(command, "red")
+    assert rules(change) == [] and "paying 1 energy (E3)" in change.entry.command.describe()
+    assert len(game.state.places["energy_red"].contents) == energy - 1
+    game.table.undo("red")
+    assert len(game.state.places["energy_red"].contents) == energy
+    assert game.state.pieces[cube].place == "hunters_red"
