@@ -27,6 +27,7 @@ PROCEDURE_MODULES = (
     "rules_assist.greenland.hunt",
     "rules_assist.greenland.events",
     "rules_assist.greenland.animals",
+    "rules_assist.greenland.sequence",
 )
 
 

@@ -1,0 +1,133 @@
+"""The domestic animals phase (H), in player order: hay (H1), then milk and skyr (H2).
+
+``feed_animals(ctx)`` goes through each culture's "D" cards left to right:
+
+- H1 hay: one energy or one elder (any elder card, D3's terms) for each
+  snowflake on the card (the deck's ``hay`` column), even when the card was
+  raided; or the card is slaughtered: discarded for the disks of its Value
+  (B3, energy within the woodpile limit of B4). A culture that cannot pay
+  in full must slaughter.
+- H2: a fed card that was not raided this turn (the piece property
+  ``raided`` equal to the turn) brings its babies from Valhalla, the Alpha
+  first when he is there; sheep bring ivory instead when the player says so.
+
+Choices: ``hay_<card>`` (the card's row id, e.g. ``hay_cattle``): 'energy',
+'elder:3' (or 'elder:2@yellow'), a comma-separated list for several
+snowflakes (one unit given for several means that unit each time), or
+'slaughter'; ``sheep_<colour>``: 'baby' or 'ivory'.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..procedures import ProcedureContext
+from .deck import Cards
+from .payments import (
+    answer,
+    babies,
+    d_cards,
+    describe_gain,
+    describe_payment,
+    exchange,
+    gain,
+    parse_units,
+    pay_options,
+    pay_units,
+    row_id,
+)
+from .sequence import current_first, player_order, view_of
+from .view import Greenland
+
+
+def is_sheep(view: Greenland, pid: str) -> bool:
+    row = view.row(pid)
+    return row.get("side") == "sheep" or str(row.get("name", "")).casefold() == "sheep"
+
+
+def raided(view: Greenland, pid: str) -> bool:
+    """Successfully livestock raided this turn (G1): the hunt marks the card."""
+    turn = view.counter("turn", 1)
+    return view.state.pieces[pid].props.get("raided") == turn
+
+
+def feed_animals(ctx: ProcedureContext, cards: Cards | None = None) -> str:
+    """H: every culture pays hay for its D cards or slaughters them, then gains their babies."""
+    view = view_of(ctx.state, cards)
+    for colour in player_order(view, current_first(view)):
+        for pid in d_cards(view, colour):
+            if _hay(ctx, view, colour, pid):
+                _milk(ctx, view, colour, pid)
+    return "Domestic animals"
+
+
+def _hay(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> bool:
+    """H1: pay the card's hay or slaughter it; whether the card is still there."""
+    name, card = view.name(pid), row_id(view, pid)
+    hay = int(view.row(pid).get("hay") or 0)
+    if not hay:
+        return True
+    options, have = pay_options(view, colour)
+    key = f"hay_{card}"
+    if sum(have.values()) < hay:
+        text = "slaughter"
+        why = f" ({colour} cannot pay {hay})"
+    else:
+        text = answer(
+            ctx,
+            key,
+            f"Hay (H1): {colour}'s {name} needs {hay} energy and/or elders,"
+            " separated by commas, or is slaughtered",
+            [*options, "slaughter"],
+        )
+        why = ""
+    if text == "slaughter":
+        gained = exchange(ctx, view, colour, pid)
+        ctx.note(f"{colour} slaughters {name}{why}: gains {describe_gain(gained)}")
+        return False
+    units = parse_units(text, hay, have, f"Hay for {name}")
+    paid = pay_units(ctx, view, colour, units)
+    ctx.note(f"{colour} feeds {name} with {describe_payment(paid)}")
+    return True
+
+
+def _milk(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> None:
+    """H2: the card's babies, unless it was raided; sheep may give ivory instead."""
+    name = view.name(pid)
+    if raided(view, pid):
+        ctx.note(f"{name} was raided this turn: no babies for {colour}")
+        return
+    count = int(view.row(pid).get("babies") or 0)
+    if not count:
+        return
+    if is_sheep(view, pid):
+        wool = ctx.choose(
+            f"sheep_{colour}",
+            f"Sheep (H2): {colour} gains {count} baby or {count} ivory",
+            ["baby", "ivory"],
+        )
+        if wool == "ivory":
+            got = gain(ctx, colour, "ivory", count)
+            ctx.note(f"{colour}'s {name} gives {got} ivory")
+            return
+    born = babies(ctx, colour, count)
+    short = f" (Valhalla had only {born})" if born < count else ""
+    ctx.note(f"{colour}'s {name} gives {born} {'baby' if born == 1 else 'babies'}{short}")
+
+
+# ---- the command line --------------------------------------------------------------
+def add_cli(procedures: Any) -> None:
+    from .cli import common
+    from .events import choice_argument
+
+    p = procedures.add_parser("animals", help="the domestic animals phase (H): hay, then babies")
+    common(p)
+    choice_argument(p)
+    p.set_defaults(runner=_animals)
+
+
+def _animals(game: Any, args: argparse.Namespace) -> str:
+    from .events import run_cli
+
+    return run_cli(game, args, feed_animals, "animals")

@@ -1,0 +1,269 @@
+"""What a culture pays and gains: energy and elders spent, cards exchanged for disks, babies born.
+
+Shared by the event, hunt and animal procedures. Every function changes the
+table only through a ProcedureContext (``ctx``) and reads it through a
+Greenland view of ``ctx.state`` (which follows each step as it is made).
+
+Elders are named in choices as their rank, ``'3'``, or ``'3@yellow'`` for a
+missionary of that rank on another culture's elder card (D3: the elders of
+your colour on any elder card). A payment of several units is written as a
+comma-separated list: ``'energy,elder:3'``; one unit given for several
+(``'energy'`` for two) means that unit every time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from tabletop.core import actions
+
+from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError
+from .view import COLOURS, WOODPILE, Greenland
+
+DISKS = ("energy", "ivory", "iron")
+
+
+# ---- choices ---------------------------------------------------------------------
+def answer(ctx: ProcedureContext, key: str, question: str, options: Sequence[str]) -> str:
+    """A player's answer as given (not checked against the options); ChoiceNeeded without one."""
+    if key not in ctx.choices:
+        raise ChoiceNeeded(key, question, list(options))
+    return str(ctx.choices[key]).strip()
+
+
+# ---- reading ---------------------------------------------------------------------
+def elder_cubes(view: Greenland, colour: str, rank: int | None = None) -> dict[str, list[str]]:
+    """The elders of ``colour`` on every elder card, by label ('3', or '2@yellow' on another card)."""
+    found: dict[str, list[str]] = {}
+    for card in COLOURS:
+        place = f"elder-{card}"
+        if place not in view.state.places:
+            continue
+        for r in range(1, 7) if rank is None else (rank,):
+            cubes = [
+                pid
+                for pid in view.state.contents(place, f"rank{r}")
+                if view.state.pieces[pid].owner == colour
+            ]
+            if cubes:
+                found[str(r) if card == colour else f"{r}@{card}"] = cubes
+    return found
+
+
+def d_cards(view: Greenland, colour: str) -> list[str]:
+    """The "D" cards (domesticated animals) in a tableau, left to right (B2)."""
+    return [pid for pid in view.tableau(colour) if view.row(pid).get("hand") == "D"]
+
+
+def row_id(view: Greenland, pid: str) -> str:
+    """The card's deck row id, as choices name cards ('cattle', 'dogs')."""
+    return str(view.state.pieces[pid].props.get("card", pid))
+
+
+def value_of(view: Greenland, pid: str) -> dict[str, int]:
+    """The disks a card is exchanged for (B3); a falcon is worth more while an event says so."""
+    row = view.row(pid)
+    value = {kind: int(row.get(f"value_{kind}") or 0) for kind in DISKS}
+    if value["ivory"] and "falcon" in str(row.get("name", "")).casefold():
+        current = view.state.places["event_current"].contents
+        abilities = (view.row(current[-1]).get("abilities") or []) if current else []
+        for ability in abilities:
+            if ability.startswith("falcon_value "):
+                value["ivory"] = int(ability.split()[1])
+    return {kind: n for kind, n in value.items() if n}
+
+
+def snowflake_relief(view: Greenland, colour: str) -> int:
+    """By how much snowflake losses shrink ('snowflake -N', e.g. Saila as wife or daughter, D3)."""
+    return sum(
+        int(a.split()[1].lstrip("-")) for a in view.abilities(colour) if a.startswith("snowflake -")
+    )
+
+
+# ---- changing the table ----------------------------------------------------------
+def spend(ctx: ProcedureContext, colour: str, kind: str, count: int = 1) -> int:
+    """Return ``count`` disks of a kind from a culture to the supply; how many there were."""
+    bowl = ctx.state.places[f"{kind}_{colour}"].contents
+    paid = min(count, len(bowl))
+    for _ in range(paid):
+        ctx.move(ctx.state.places[f"{kind}_{colour}"].contents[-1], f"supply_{kind}")
+    return paid
+
+
+def gain(ctx: ProcedureContext, colour: str, kind: str, count: int) -> int:
+    """Give a culture disks from the supply; how many it got.
+
+    Energy: never more than 8 held (woodpile rot, B4) and no more than the 24
+    disks there are. Ivory and iron are unlimited: a substitute disk is added
+    when the supply runs out (B4).
+    """
+    got = 0
+    for _ in range(count):
+        held = len(ctx.state.places[f"{kind}_{colour}"].contents)
+        if kind == "energy" and held >= WOODPILE:
+            break
+        supply = ctx.state.places[f"supply_{kind}"].contents
+        if supply:
+            ctx.move(supply[-1], f"{kind}_{colour}")
+        elif kind == "energy":
+            break
+        else:
+            n = 1
+            while f"{kind}-{n}" in ctx.state.pieces:
+                n += 1
+            ctx.build(
+                lambda s, pid=f"{kind}-{n}": actions.add_piece(
+                    s, {"id": pid, "kind": kind}, f"{kind}_{colour}"
+                )
+            )
+        got += 1
+    return got
+
+
+def kill_elder(ctx: ProcedureContext, cube: str) -> None:
+    """An elder dies: his cube goes to his culture's Valhalla."""
+    ctx.move(cube, f"valhalla_{ctx.state.pieces[cube].owner}")
+
+
+def clear_card(ctx: ProcedureContext, view: Greenland, pid: str) -> list[str]:
+    """Take the cubes off a card that leaves play: colonists die (E2), others go home (B4).
+
+    Returns the cubes sent to Valhalla.
+    """
+    dead = []
+    if pid not in ctx.state.places:
+        return dead
+    new_world = view.is_new_world(pid)
+    for cube in list(ctx.state.places[pid].contents):
+        owner = ctx.state.pieces[cube].owner
+        if new_world:
+            ctx.move(cube, f"valhalla_{owner}")
+            dead.append(cube)
+        else:
+            ctx.move(cube, f"hunters_{owner}")
+    return dead
+
+
+def remove_card(
+    ctx: ProcedureContext, view: Greenland, pid: str, place: str = "out_of_game"
+) -> None:
+    """A card leaves play for good, face up, with the cubes on it taken off first."""
+    clear_card(ctx, view, pid)
+    ctx.move(pid, place)
+    if not ctx.state.pieces[pid].face_up:
+        ctx.flip(pid, True)
+
+
+def exchange(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> dict[str, int]:
+    """B3: discard a tableau card for the disks of its Value (energy within the woodpile limit)."""
+    value = value_of(view, pid)
+    remove_card(ctx, view, pid)
+    return {kind: gain(ctx, colour, kind, n) for kind, n in value.items()}
+
+
+def babies(ctx: ProcedureContext, colour: str, count: int) -> int:
+    """New hunters from Valhalla into the unassigned hunters, the Alpha first if he died; how many."""
+    valhalla = ctx.state.places[f"valhalla_{colour}"].contents
+    cubes = sorted(valhalla, key=lambda pid: ctx.state.pieces[pid].kind != "alpha")[:count]
+    for cube in cubes:
+        ctx.move(cube, f"hunters_{colour}")
+    return len(cubes)
+
+
+def describe_gain(gained: dict[str, int]) -> str:
+    parts = [f"{n} {kind}" for kind, n in gained.items() if n]
+    return " and ".join(parts) if parts else "nothing"
+
+
+# ---- paying energy and elders (D3, H1) -------------------------------------------
+def pay_options(
+    view: Greenland, colour: str, discards: Sequence[str] = ()
+) -> tuple[list[str], dict[str, int]]:
+    """What a culture can pay with, as choice words, and how many of each it has."""
+    have: dict[str, int] = {}
+    energy = view.disks(colour, "energy")
+    if energy:
+        have["energy"] = energy
+    for label, cubes in elder_cubes(view, colour).items():
+        have[f"elder:{label}"] = len(cubes)
+    for pid in discards:
+        have[f"discard:{row_id(view, pid)}"] = 1
+    return list(have), have
+
+
+def parse_units(text: str, amount: int, have: dict[str, int], what: str) -> list[str]:
+    """A payment answer read as ``amount`` units; ProcedureError naming what is wrong."""
+    units = [u.strip() for u in text.replace("+", ",").split(",") if u.strip()]
+    if len(units) == 1 and amount > 1 and not units[0].startswith("discard:"):
+        units = units * amount
+    if len(units) != amount:
+        raise ProcedureError(f"{what}: {text!r} pays {len(units)}, not {amount}")
+    for unit, n in Counter(units).items():
+        if unit not in have:
+            raise ProcedureError(f"{what}: {unit!r} is not one of {', '.join(have)}")
+        if n > have[unit]:
+            raise ProcedureError(f"{what}: {unit!r} {n} times, but there are only {have[unit]}")
+    return units
+
+
+def pay_units(
+    ctx: ProcedureContext, view: Greenland, colour: str, units: Sequence[str]
+) -> dict[str, Any]:
+    """Pay the units: energy to the supply, elders to Valhalla, D cards exchanged (B3)."""
+    paid: dict[str, Any] = {"energy": 0, "elders": [], "discarded": [], "gained": Counter()}
+    for unit in units:
+        if unit == "energy":
+            paid["energy"] += spend(ctx, colour, "energy")
+        elif unit.startswith("elder:"):
+            label = unit.removeprefix("elder:")
+            kill_elder(ctx, elder_cubes(view, colour)[label][-1])
+            paid["elders"].append(label)
+        elif unit.startswith("discard:"):
+            wanted = unit.removeprefix("discard:")
+            pid = next(p for p in view.tableau(colour) if row_id(view, p) == wanted)
+            paid["discarded"].append(view.name(pid))
+            paid["gained"].update(exchange(ctx, view, colour, pid))
+    return paid
+
+
+def describe_payment(paid: dict[str, Any]) -> str:
+    parts = []
+    if paid["energy"]:
+        parts.append(f"{paid['energy']} energy")
+    for label in paid["elders"]:
+        rank, _, card = label.partition("@")
+        parts.append(f"the rank-{rank} elder" + (f" on the {card} elder card" if card else ""))
+    for name in paid["discarded"]:
+        parts.append(f"{name} (discarded)")
+    text = ", ".join(parts) if parts else "nothing"
+    gained = {k: n for k, n in paid["gained"].items() if n}
+    return text + (f"; gains {describe_gain(gained)}" if gained else "")
+
+
+def pay(
+    ctx: ProcedureContext,
+    view: Greenland,
+    colour: str,
+    amount: int,
+    key: str,
+    question: str,
+    discards: Sequence[str] = (),
+) -> dict[str, Any] | None:
+    """Pay ``amount`` energy and/or elders (or D cards in ``discards``); None when nothing is owed.
+
+    Without the means to pay in full, everything there is goes; with only one
+    way to pay, it is taken without asking; otherwise the player answers ``key``.
+    """
+    if amount <= 0:
+        return None
+    options, have = pay_options(view, colour, discards)
+    if sum(have.values()) <= amount:
+        units = [unit for unit, n in have.items() for _ in range(n)]
+    elif len(options) == 1:
+        units = [options[0]] * amount
+    else:
+        text = answer(ctx, key, f"{question}: give {amount} of these, separated by commas", options)
+        units = parse_units(text, amount, have, question)
+    return pay_units(ctx, view, colour, units)

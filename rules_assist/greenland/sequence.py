@@ -1,0 +1,384 @@
+"""The turn and its six phases (A1), and who goes when (A2–A5).
+
+The table keeps the generation in the counter ``turn`` and the phase in
+``phase`` (event, assignment, negotiation, hunt, animals, elders); the first
+player of the turn is ``first_player`` and the players who have finished
+the phase are listed in ``phase.done``. The event procedures mark the turn
+whose event was revealed (``event.revealed``) and resolved (``event.resolved``).
+
+- ``player_order(view, first)``: clockwise from the first player over the
+  cultures in play, in the order they are seated (A2).
+- ``first_player(view, event)``: the colour the event's 'first:X/Y' icon names,
+  Y when X is not in play (C1, Icon Reference); ``choose_first_player`` adds
+  the Council of War (A2): a first player with a war chief at the start of
+  the turn may name another (choice ``council``).
+- ``iron_order`` (A3), ``hunt_order`` (A4), ``elder_order`` (A5).
+- procedures ``next_phase(ctx)`` and ``finish(ctx, colour)``; ``status(view)``
+  for a phase panel: whose move, what comes next.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..procedures import ProcedureContext, ProcedureError
+from .deck import Cards
+from .view import Greenland
+
+PHASES = ("event", "assignment", "negotiation", "hunt", "animals", "elders")
+PHASE_NAMES = {  # phase: (name, section)
+    "event": ("Event", "D"),
+    "assignment": ("Hunter assignment", "E"),
+    "negotiation": ("Negotiate & attacks", "F"),
+    "hunt": ("Roll for hunt", "G"),
+    "animals": ("Domestic animals", "H"),
+    "elders": ("Elder actions", "I"),
+}
+ORDER_RULES = {
+    "event": "A2: player order",
+    "assignment": "A2: player order",
+    "negotiation": "A3: most iron first, ties in player order",
+    "hunt": "A4: the first player picks the order of the cards; on a card, least hunters first",
+    "animals": "A2: player order",
+    "elders": "A5: polytheists first, then monotheists, each in player order",
+}
+
+_CARDS: dict[str, Cards] = {}
+
+
+# ---- the deck the game was set up with ---------------------------------------------
+def cards_for(state: Any) -> Cards:
+    """The deck rows of the revision a game records (its name and sha256 in the counters)."""
+    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules.revisions import with_revision
+
+    name = state.counters.get("deck.name")
+    sha = state.counters.get("deck.sha256")
+    if sha in _CARDS:
+        return _CARDS[sha]
+    try:
+        module = find_module("greenland")
+        if name:
+            module = with_revision(module, name)
+    except ModuleError as exc:
+        raise ProcedureError(f"the game's deck cannot be read: {exc}") from None
+    deck = module.decks["greenland"]
+    if sha and deck.sha256 != sha:
+        raise ProcedureError(
+            f"the game was set up with a deck revision {name!r} whose rows differ from"
+            f" decks/{deck.path.name} now (sha256 {sha[:12]}… against {deck.sha256[:12]}…)"
+        )
+    cards = Cards.of(module)
+    _CARDS[deck.sha256] = cards
+    return cards
+
+
+def view_of(state: Any, cards: Cards | None = None) -> Greenland:
+    return Greenland(state, cards if cards is not None else cards_for(state))
+
+
+# ---- who goes when -------------------------------------------------------------------
+def in_play(view: Greenland) -> list[str]:
+    """The cultures in the game, as seated: a culture with every cube in Valhalla is out (J1)."""
+    found = []
+    for colour in view.seats():
+        if any(not cube.place.startswith("valhalla_") for cube in view.cubes(colour)):
+            found.append(colour)
+    return found
+
+
+def player_order(view: Greenland, first: str | None) -> list[str]:
+    """A2: the first player, then clockwise (the order the cultures are seated)."""
+    seats = view.seats()
+    playing = set(in_play(view))
+    if first not in seats:
+        first = seats[0] if seats else None
+    if first is None:
+        return []
+    start = seats.index(first)
+    return [c for c in seats[start:] + seats[:start] if c in playing]
+
+
+def current_first(view: Greenland) -> str | None:
+    """This turn's first player (the counter), or the first culture seated."""
+    first = view.counter("first_player")
+    if first in view.seats():
+        return first
+    seats = in_play(view) or view.seats()
+    return seats[0] if seats else None
+
+
+def first_icon(view: Greenland, event: str) -> tuple[str, str | None] | None:
+    for icon in view.row(event).get("event_icons") or []:
+        if icon.startswith("first:"):
+            main, _, spare = icon.removeprefix("first:").partition("/")
+            return main, spare or None
+    return None
+
+
+def first_player(view: Greenland, event: str) -> str | None:
+    """The colour the event names to go first; the second colour when the first is not in play (C1)."""
+    icon = first_icon(view, event)
+    playing = in_play(view)
+    if icon is None:
+        return current_first(view)
+    main, spare = icon
+    if main in playing:
+        return main
+    if spare in playing:
+        return spare
+    order = player_order(view, main if main in view.seats() else None)
+    return order[0] if order else None
+
+
+def choose_first_player(ctx: ProcedureContext, view: Greenland, event: str) -> str | None:
+    """A2: the event's first player; with a war chief he may designate another (choice 'council')."""
+    first = first_player(view, event)
+    if first is None:
+        return None
+    playing = in_play(view)
+    if view.war_chiefs(first) and len(playing) > 1:
+        chosen = ctx.choose(
+            "council",
+            f"Council of War (A2): {first} has a war chief and may name the first player",
+            playing,
+        )
+        if chosen != first:
+            ctx.note(f"Council of War: {first} names {chosen} the first player")
+        first = chosen
+    if view.counter("first_player") != first:
+        ctx.set_counter("first_player", first)
+    ctx.note(f"{first} goes first")
+    return first
+
+
+def iron_order(view: Greenland, first: str | None = None) -> list[str]:
+    """A3: the most iron first; ties in player order."""
+    order = player_order(view, first or current_first(view))
+    return sorted(order, key=lambda c: (-view.disks(c, "iron"), order.index(c)))
+
+
+def hunt_type(view: Greenland, card: str) -> str | None:
+    """What kind of roll a card makes: a tableau card is raided, a biome hunted as its type."""
+    return "raid" if view.side(card) == "tableau" else view.biome_type(card)
+
+
+def hunt_order(view: Greenland, card: str, first: str | None = None) -> list[str]:
+    """A4: who rolls on a card, in order: 'hunt first' abilities, then the fewest hunters, then player order.
+
+    On a tableau card only the raiders roll (G1), not the owner's or husband's defenders.
+    """
+    order = player_order(view, first or current_first(view))
+    kind = hunt_type(view, card)
+    hunters = {c: len(view.hunters_on(card, c)) for c in order}
+
+    def hunts_first(colour: str) -> bool:
+        return any(a in (f"hunt_first {kind}", "hunt_first any") for a in view.abilities(colour))
+
+    present = [c for c in order if hunters[c]]
+    if view.side(card) == "tableau":  # defenders fight (F2) but do not roll to raid (G1)
+        husband = view.husband(card)
+        defenders = {view.tableau_owner(card)}
+        if husband is not None:
+            defenders.add(view.state.pieces[husband].owner)
+        present = [c for c in present if c not in defenders]
+    return sorted(present, key=lambda c: (not hunts_first(c), hunters[c], order.index(c)))
+
+
+def elder_order(view: Greenland, first: str | None = None) -> list[str]:
+    """A5: polytheists first, then monotheists, each in player order."""
+    order = player_order(view, first or current_first(view))
+    return [c for c in order if view.religion(c) != "monotheist"] + [
+        c for c in order if view.religion(c) == "monotheist"
+    ]
+
+
+def phase_order(view: Greenland, phase: str | None = None) -> list[str]:
+    """Who acts in a phase, in order (for the hunt: the first player picks the cards' order)."""
+    phase = phase or view.counter("phase", "event")
+    if phase == "negotiation":
+        return iron_order(view)
+    if phase == "elders":
+        return elder_order(view)
+    return player_order(view, current_first(view))
+
+
+# ---- the turn ------------------------------------------------------------------------
+def following(turn: int, phase: str) -> tuple[int, str]:
+    """The phase after this one, and its turn."""
+    index = PHASES.index(phase) if phase in PHASES else len(PHASES) - 1
+    if index + 1 < len(PHASES):
+        return turn, PHASES[index + 1]
+    return turn + 1, PHASES[0]
+
+
+def game_ends(view: Greenland) -> str | None:
+    """J: the game ends after the turn of the last event, or when both rows are empty."""
+    if not view.state.places["event_deck"].contents:
+        return "the event deck is used up"
+    if not any(
+        view.state.places[f"{row}_{side}"].contents
+        for row in ("north", "south")
+        for side in ("warm", "cold")
+    ):
+        return "no cards remain in either row"
+    return None
+
+
+def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
+    """Go on to the next phase; after the elder actions, to the next turn's event phase (A1)."""
+    view = view_of(ctx.state, cards)
+    if view.counter("game_over") is not None:
+        raise ProcedureError("the game is over (J): count the victory points")
+    turn = int(view.counter("turn", 1) or 1)
+    phase = view.counter("phase", "event") or "event"
+    if phase == "elders":
+        ending = game_ends(view)
+        if ending:
+            ctx.set_counter("game_over", turn)
+            ctx.note(f"{ending}: the game ends (J)")
+            return f"End of turn {turn}"
+    new_turn, new_phase = following(turn, phase)
+    if new_turn != turn:
+        ctx.set_counter("turn", new_turn)
+    ctx.set_counter("phase", new_phase)
+    if view.counter("phase.done"):
+        ctx.set_counter("phase.done", None)
+    name, section = PHASE_NAMES[new_phase]
+    return f"Turn {new_turn}: {name} ({section})"
+
+
+def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """A player has done what they do in this phase."""
+    view = view_of(ctx.state, cards)
+    if colour not in view.seats():
+        raise ProcedureError(f"{colour} is not at the table")
+    done = list(view.counter("phase.done") or [])
+    if colour in done:
+        raise ProcedureError(f"{colour} has already finished this phase")
+    ctx.set_counter("phase.done", [*done, colour])
+    return f"{colour} has finished the {view.counter('phase', 'event')} phase"
+
+
+def status(view: Greenland) -> dict[str, Any]:
+    """For a phase panel: the turn, the phase, the order, whose move, and what comes next."""
+    turn = int(view.counter("turn", 1) or 1)
+    phase = view.counter("phase", "event") or "event"
+    name, section = PHASE_NAMES.get(phase, (phase, ""))
+    order = phase_order(view, phase)
+    done = list(view.counter("phase.done") or [])
+    waiting = [c for c in order if c not in done]
+    current = view.state.places["event_current"].contents
+    bans = []
+    if view.counter("ban.maritime") == turn:
+        bans.append("no maritime hunting (D7)")
+    if view.counter("ban.markland") == turn:
+        bans.append("no moving to or from Markland (D9)")
+    over = view.counter("game_over")
+    next_turn, next_phase_id = following(turn, phase)
+    next_name, next_section = PHASE_NAMES[next_phase_id]
+    if over is not None:
+        whose, text = None, "The game is over (J): count the victory points"
+    elif phase == "event" and view.counter("event.revealed") != turn:
+        whose, text = current_first(view), "Reveal the event card (D)"
+    elif phase == "event" and view.counter("event.resolved") != turn:
+        whose = current_first(view)
+        text = f"Apply the event's icons left to right, then its auction (D), {whose} first"
+    elif phase == "hunt" and waiting:
+        whose = waiting[0]
+        text = f"{current_first(view)} picks the next card to hunt (A4)"
+    elif waiting:
+        whose, text = waiting[0], f"{waiting[0]} to act ({ORDER_RULES[phase]})"
+    else:
+        whose = None
+        text = f"Next: {next_name} ({next_section}), turn {next_turn}"
+    return {
+        "turn": turn,
+        "phase": phase,
+        "phase_number": PHASES.index(phase) + 1 if phase in PHASES else None,
+        "phase_name": name,
+        "section": section,
+        "first_player": current_first(view),
+        "order": order,
+        "order_rule": ORDER_RULES.get(phase, ""),
+        "done": done,
+        "whose_move": whose,
+        "event": view.name(current[-1])
+        if current and view.counter("event.revealed") == turn
+        else None,
+        "bans": bans,
+        "game_over": over is not None,
+        "next": {"turn": next_turn, "phase": next_phase_id, "name": next_name},
+        "text": text,
+    }
+
+
+# ---- the command line ----------------------------------------------------------------
+def add_cli(procedures: Any) -> None:
+    from .cli import common
+    from .events import choice_argument
+
+    p = procedures.add_parser("next-phase", help="go on to the next phase (A1)")
+    common(p)
+    choice_argument(p)
+    p.set_defaults(runner=_run_next_phase)
+
+
+def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
+    from .events import run_cli
+
+    return run_cli(game, args, next_phase, "next_phase")
+
+
+# ---- the window's phase panel ----------------------------------------------------------
+def phase_status(state: Any, module: Any) -> Any:
+    """The module's ``phases`` hook: ``status`` as a PhaseStatus with the next procedures as steps."""
+    from ..phases import PhaseStatus, Step
+    from .animals import feed_animals
+    from .events import event_phase, resolve_event
+
+    cards = Cards.of(module)
+    view = Greenland(state, cards)
+    now = status(view)
+    turn, phase = now["turn"], now["phase"]
+    steps = []
+    if not now["game_over"]:
+        if phase == "event" and view.counter("event.revealed") != turn:
+            steps.append(
+                Step("Reveal the event (D)", "greenland.event", event_phase, {"cards": cards})
+            )
+        elif phase == "event" and view.counter("event.resolved") != turn:
+            steps.append(
+                Step(
+                    "Apply the event (D)",
+                    "greenland.resolve_event",
+                    resolve_event,
+                    {"cards": cards},
+                )
+            )
+        elif phase == "animals":
+            steps.append(
+                Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})
+            )
+        steps.append(
+            Step(
+                f"Next: {now['next']['name']}",
+                "greenland.next_phase",
+                next_phase,
+                {"cards": cards},
+                help=f"turn {now['next']['turn']}, {now['next']['phase']} phase",
+            )
+        )
+    lines = [now["text"], f"Order: {', '.join(now['order'])} ({now['order_rule']})"]
+    if now["event"]:
+        lines.append(f"Event: {now['event']}")
+    lines += [f"Ban: {ban}" for ban in now["bans"]]
+    return PhaseStatus(
+        turn,
+        phase,
+        f"{now['phase_name']} ({now['section']})",
+        now["whose_move"],
+        tuple(lines),
+        tuple(steps),
+    )
