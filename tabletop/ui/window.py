@@ -256,9 +256,6 @@ class MainWindow(QMainWindow):
         game = bar.addMenu("&Game")
         for name in ("pass", None, "back", "forward", "now", "branch"):
             game.addSeparator() if name is None else game.addAction(names[name])
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(names["shortcuts"])
-        help_menu.addAction(names["about"])
         rules = bar.addMenu("&Rules")
         self.mode_group = QActionGroup(self)
         for mode, text, tip in (
@@ -282,6 +279,9 @@ class MainWindow(QMainWindow):
             self.mode_group.addAction(action)
             rules.addAction(action)
             self.actions_by_name[f"mode_{mode}"] = action
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(names["shortcuts"])
+        help_menu.addAction(names["about"])
         tools = self.addToolBar("Table")
         tools.setObjectName("table-toolbar")
         for name in (
