@@ -1,0 +1,307 @@
+"""The hunt (G): one culture's Hunt Roll on a card, or every culture on a card in hunt order (A4).
+
+``hunt(ctx, card, seat)`` rolls for one culture's hunters (colonists included)
+on a biome, or for its raiders on a D or daughter card in another tableau
+(G1, rules_assist/greenland/raid.py); ``hunt_card(ctx, card)`` resolves every
+culture on the card, least hunters first, the first success taking all (G4)
+except in the New World, where everyone may succeed (E2). Both are procedures
+for ``rules_assist.procedures.run_procedure``: one compound, one undo step.
+
+The roll (rules_assist/greenland/hunt_roll.py): one die a cube (the Alpha's
+die first), the Alpha's automatic 1 (E7; a 2 in the survivalist game, C3)
+when chosen, re-rolls (G2), then modifications (G3). Hits are 1s and 2s on
+the warm side and in a tableau, 1s on the cold side (G, D4); the card's
+``dice`` is the hits needed. What follows (rules_assist/greenland/hunt_results.py):
+every die showing an attrition face kills its hunter unless an iron pays for
+the losses (F4; not in the survivalist game); a success brings the babies
+(from Valhalla while cubes last, the Alpha first; colonists in the New World)
+and the disks (energy up to the woodpile's 8, B4), once (G4), bog iron's
+snowflake paid first or the hunt fails; doubles, triples or quadruples of any
+face let the culture take a trophy (G5) or a D or I card into its hand (G6),
+replaced from the row's deck (G7; not in the survivalist game).
+
+The players' choices (``choices``; a missing one raises ChoiceNeeded):
+``alpha`` yes/no, ``reroll`` the faces to re-roll ([4], '4,5' or 'none'),
+``modify`` yes/no (asked only when it changes the outcome), ``pay_iron``
+yes/no, ``snowflake`` energy/elder/none (and ``snowflake_elder``, e.g. rank6,
+when elders on several ranks could pay), ``take_trophy`` yes/no,
+``take_card`` yes/no, ``hunt_replacement`` yes/no (G7, for the others). A
+plain key answers for every culture, ``yellow.alpha`` for one; when several
+cultures hunt the card, the qualified name is the one asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rules_assist.procedures import (
+    ChoiceNeeded,
+    ProcedureContext,
+    ProcedureError,
+    run_procedure,
+)
+from tabletop.core import TableError, TableState
+
+from .deck import Cards
+from .hunt_results import gains, go_home, losses, pay_iron, snowflake, take_card
+from .hunt_roll import Hunting, culture, huntable, judge, listing, roll_hunt
+from .raid import check_raid, defenders, raid_result
+from .view import ROW_PLACES, Greenland
+
+
+def game_cards(state: TableState) -> Cards:
+    """The deck rows of the game's revision (the counters name it; its sha256 must match)."""
+    from tabletop.modules import find_module
+    from tabletop.modules.revisions import with_revision
+
+    try:
+        module = find_module("greenland")
+        name = state.counters.get("deck.name")
+        if name:
+            module = with_revision(module, name)
+    except TableError as exc:
+        raise ProcedureError(f"the game's deck cannot be loaded: {exc}") from None
+    deck = module.decks["greenland"]
+    wanted = state.counters.get("deck.sha256")
+    if wanted and deck.sha256 != wanted:
+        raise ProcedureError(
+            f"the deck revision {deck.path.stem!r} has changed since this game began "
+            "(its sha256 differs): the hunt would read other card values"
+        )
+    return Cards.of(module)
+
+
+def player_order(view: Greenland) -> list[str]:
+    """A2: the first player, then clockwise (the seats' order)."""
+    seats = view.seats()
+    first = view.counter("first_player")
+    if first in seats:
+        i = seats.index(first)
+        return seats[i:] + seats[:i]
+    return seats
+
+
+def hunt_order(view: Greenland, card: str) -> list[str]:
+    """A4: the cultures that roll on a card (raiders on a tableau card), in the order they roll.
+
+    Hunt-first abilities for the card's type first, then the least hunters,
+    ties in player order.
+    """
+    cubes = view.hunters_on(card)
+    colours = {view.state.pieces[c].owner for c in cubes} - {None}
+    tableau = view.side(card) == "tableau"
+    if tableau:
+        colours -= defenders(view, card)
+    kind = "raid" if tableau else view.biome_type(card)
+    order = player_order(view)
+
+    def key(colour: str) -> tuple[int, int, int]:
+        first = any(view.has(colour, f"hunt_first {t}") for t in (kind, "any"))
+        count = sum(1 for c in cubes if view.state.pieces[c].owner == colour)
+        return (0 if first else 1, count, order.index(colour) if colour in order else 99)
+
+    return sorted((c for c in colours if c), key=key)
+
+
+def resolve(h: Hunting) -> Hunting:
+    """One culture's roll on its card and all that follows from it."""
+    if h.raid:
+        check_raid(h)
+    roll = roll_hunt(h)
+    outcome = judge(h, roll.dice)
+    story = ", ".join(roll.story)
+    if h.raid:
+        h.note(story)
+    else:
+        hits = f"{outcome.hits} hit{'' if outcome.hits == 1 else 's'} of {h.row.get('dice') or 0}"
+        h.note(f"{story} → {hits}{': success' if outcome.success else ''}")
+    success = outcome.success and (h.raid or snowflake(h))
+    dead = losses(h, roll.dice, outcome, success)
+    saved = bool(outcome.deaths) and not dead
+    if h.raid:
+        if saved:
+            pay_iron(h)
+        raid_result(h, outcome, dead)
+        return h
+    if success:
+        gains(h)
+    if saved:  # after the gains: the iron the hunt brings may pay (G4 example)
+        pay_iron(h)
+    go_home(h, success)
+    take_card(h, outcome)
+    return h
+
+
+# ---- the procedures ----------------------------------------------------------------
+def hunt(
+    ctx: ProcedureContext, card: str, seat: str | None = None, cards: Cards | None = None
+) -> str:
+    """One culture's Hunt Roll (or raid) on a card; ``seat`` may be left out if it is alone there."""
+    view = Greenland(ctx.state, cards or game_cards(ctx.state))
+    name = huntable(view, card)
+    order = hunt_order(view, card)
+    if seat is None:
+        if len(order) != 1:
+            who = listing([culture(c) for c in order]) or "nobody"
+            raise ProcedureError(
+                f"{who} on {name}: name the culture that rolls, or hunt the card for everyone"
+            )
+        seat = order[0]
+    elif seat in order and seat != order[0] and not view.is_new_world(card):
+        raise ProcedureError(
+            f"{culture(order[0])} rolls on {name} before {culture(seat)} "
+            "(A4: least hunters first, ties in player order)"
+        )
+    h = resolve(Hunting.start(ctx, view, card, seat, qualify=False))
+    for part in h.parts:
+        ctx.note(part)
+    return h.label
+
+
+def hunt_card(ctx: ProcedureContext, card: str, cards: Cards | None = None) -> str:
+    """Every culture on a card in hunt order (A4): the first success takes all (G4), except in the
+    New World, where everyone may succeed (E2)."""
+    view = Greenland(ctx.state, cards or game_cards(ctx.state))
+    name = huntable(view, card)
+    order = hunt_order(view, card)
+    if not order:
+        verb = "raids" if view.side(card) == "tableau" else "hunts"
+        raise ProcedureError(f"nobody {verb} {name}")
+    qualify = len(order) > 1
+    results: list[Hunting] = []
+    current, done = card, set()
+    while True:
+        waiting = [c for c in hunt_order(view, current) if c not in done]
+        if not waiting:
+            break
+        h = resolve(Hunting.start(ctx, view, current, waiting[0], qualify))
+        results.append(h)
+        done.add(waiting[0])
+        if h.replacement is not None:  # G7: the others hunt the card that replaced it
+            current, done = h.replacement, set()
+    if len(results) == 1:
+        for part in results[0].parts:
+            ctx.note(part)
+        return results[0].label
+    for h in results:
+        ctx.note(f"{h.label}: {', '.join(h.parts)}")
+    return f"Hunt on {name}"
+
+
+# ---- the command line --------------------------------------------------------------
+# yes/no choices: (flag for yes, flag for no, what yes means)
+_FLAGS = {
+    "alpha": ("--alpha", "--no-alpha", "the Alpha takes his automatic 1 (E7)"),
+    "modify": ("--modify", "--no-modify", "dice an invention names count as 1s (G3)"),
+    "take_trophy": ("--take-trophy", "--no-trophy", "take the card as a trophy (G5)"),
+    "take_card": ("--take-card", "--no-card", "take the card into the hand (G6)"),
+    "pay_iron": ("--pay-iron", "--no-iron", "pay an iron to cancel the losses (F4)"),
+    "hunt_replacement": (
+        "--hunt-replacement",
+        "--no-replacement",
+        "the others hunt the card that replaces a card taken into a hand (G7)",
+    ),
+}
+_OTHER_FLAGS = {
+    "reroll": "--reroll FACE (or --reroll none)",
+    "snowflake": "--snowflake energy|elder|none",
+    "snowflake_elder": "--snowflake-elder RANK",
+}
+
+
+def add_cli(procedures: Any) -> None:
+    """``tabletop greenland hunt FILE --card NAME -o OUT [choices]``."""
+    from .cli import common
+
+    p = procedures.add_parser(
+        "hunt",
+        help="roll the hunt on a card (G): every culture on it in hunt order, or one with --seat",
+        description="Roll the hunt on a card (G): every culture on it in hunt order (A4), "
+        "or only the culture --seat names. A choice the hunt needs and the options "
+        "do not give stops it with a message naming the choice; nothing is written.",
+    )
+    common(p)
+    p.add_argument("--card", required=True, help="the card's name, e.g. Walrus")
+    p.add_argument(
+        "--reroll",
+        action="append",
+        metavar="FACE",
+        help="re-roll the dice showing FACE (G2); repeat for several faces, or 'none'",
+    )
+    for dest, (yes, no, what) in _FLAGS.items():
+        group = p.add_mutually_exclusive_group()
+        group.add_argument(yes, dest=dest, action="store_const", const="yes", help=what)
+        group.add_argument(no, dest=dest, action="store_const", const="no", help="... or not")
+    p.add_argument(
+        "--snowflake",
+        choices=["energy", "elder", "none"],
+        help="pay bog iron's snowflake (G4), or 'none': the hunt fails",
+    )
+    p.add_argument("--snowflake-elder", metavar="RANK", help="the elder who pays it, e.g. rank6")
+    p.add_argument(
+        "--choice",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any choice by its name, e.g. yellow.alpha=no when several cultures hunt the card",
+    )
+    p.set_defaults(runner=_run)
+
+
+def _choices(args: argparse.Namespace) -> dict[str, Any]:
+    choices: dict[str, Any] = {}
+    for key in _FLAGS:
+        if getattr(args, key, None) is not None:
+            choices[key] = getattr(args, key)
+    if args.reroll:
+        faces = [f.strip() for item in args.reroll for f in item.split(",") if f.strip()]
+        choices["reroll"] = "none" if faces == ["none"] else faces
+    if args.snowflake:
+        choices["snowflake"] = args.snowflake
+    if args.snowflake_elder:
+        choices["snowflake_elder"] = args.snowflake_elder
+    for item in args.choice:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise TableError(f"--choice {item!r}: give KEY=VALUE, e.g. yellow.alpha=no")
+        choices[key.strip()] = value.strip()
+    return choices
+
+
+def _hint(key: str) -> str:
+    """How to answer a choice on the command line."""
+    plain = key.rpartition(".")[2]
+    if "." in key:
+        return f"--choice {key}=VALUE"
+    if plain in _FLAGS:
+        return f"{_FLAGS[plain][0]} or {_FLAGS[plain][1]}"
+    return _OTHER_FLAGS.get(plain, f"--choice {key}=VALUE")
+
+
+def _run(game: Any, args: argparse.Namespace) -> str:
+    state = game.table.state
+    cards = game_cards(state)
+    rows = cards.by_name(args.card)
+    if not rows:
+        raise TableError(f"--card {args.card!r}: there is no card of that name in the deck")
+    pid, name = rows[0]["card"], rows[0]["name"]
+    piece = state.pieces.get(pid)
+    if piece is None or not (piece.place in ROW_PLACES or piece.place.startswith("tableau_")):
+        where = piece.place if piece is not None else "nowhere"
+        raise TableError(f"--card {args.card!r}: {name} is not in a row or a tableau ({where})")
+    params: dict[str, Any] = {"card": pid, "cards": cards}
+    if args.seat:
+        procedure, actor, params["seat"] = hunt, args.seat, args.seat
+    else:
+        order = hunt_order(Greenland(state, cards), pid)
+        procedure, actor = hunt_card, order[0] if order else "table"
+    try:
+        change = run_procedure(
+            game.table, actor, procedure, name="greenland.hunt", choices=_choices(args), **params
+        )
+    except ChoiceNeeded as exc:
+        raise TableError(f"{exc}; answer with {_hint(exc.key)}") from None
+    if change is None:
+        return f"nothing happened on {name}"
+    return change.entry.command.label
