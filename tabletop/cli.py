@@ -175,13 +175,24 @@ def _check_output(path: str) -> None:
         raise CliError(f"{path}: the folder {folder!r} does not exist")
 
 
+def _game_module(game: Any) -> Any:
+    """The game's module with the deck revision it was set up with (warnings on stderr)."""
+    from tabletop.modules import find_module
+    from tabletop.modules.revisions import module_for_game
+
+    module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return module
+
+
 def _module_summary(game: Any, state: Any) -> Any:
     """The module's own summary of the table, where it has one."""
-    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules import ModuleError
     from tabletop.modules.setup import import_function
 
     try:
-        module = find_module(game.header.module)
+        module = _game_module(game)
     except ModuleError:
         return None
     if not module.summary_path:
@@ -286,7 +297,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules import ModuleError
     from tabletop.modules.rules import audit, finding_dict
 
     game = _open(args.file)
@@ -295,7 +306,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not 0 <= at <= table.seq:
         raise CliError(f"{args.file}: there is no entry {at}; the log holds 0 to {table.seq}")
     try:
-        module = find_module(game.header.module)
+        module = _game_module(game)
     except ModuleError as exc:
         raise CliError(
             f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
@@ -362,7 +373,7 @@ def _check_folder(path: str) -> None:
 def cmd_render(args: argparse.Namespace) -> int:
     from tabletop.export import FORMATS, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
-    from tabletop.modules import ModuleError, find_module
+    from tabletop.modules import ModuleError
 
     _check_output(args.output)
     if os.path.splitext(args.output)[1].lower() not in FORMATS:
@@ -384,7 +395,7 @@ def cmd_render(args: argparse.Namespace) -> int:
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
         try:
-            module = find_module(game.header.module)
+            module = _game_module(game)
         except ModuleError as exc:
             print(f"warning: pieces are drawn plainly: {exc}", file=sys.stderr)
             module = None

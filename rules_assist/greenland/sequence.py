@@ -332,6 +332,40 @@ def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
 
 
 # ---- the window's phase panel ----------------------------------------------------------
+def _hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
+    """One button per card with hunters or raiders on it; the first player picks the order (A4)."""
+    from ..phases import Step
+    from .hunt import hunt_card
+
+    steps = []
+    for place in (
+        "north_warm",
+        "north_cold",
+        "south_warm",
+        "south_cold",
+        *(f"tableau_{c}" for c in view.seats()),
+    ):
+        for pid in view.state.places[place].contents if place in view.state.places else ():
+            hunters = view.hunters_on(pid)
+            if not hunters:
+                continue
+            who = ", ".join(
+                f"{colour} {sum(1 for h in hunters if view.state.pieces[h].owner == colour)}"
+                for colour in view.seats()
+                if any(view.state.pieces[h].owner == colour for h in hunters)
+            )
+            steps.append(
+                Step(
+                    f"Hunt {view.name(pid)} ({who})",
+                    "greenland.hunt",
+                    hunt_card,
+                    {"card": pid, "cards": cards},
+                    help="Roll the hunt on this card (G): every culture on it, fewest hunters first",
+                )
+            )
+    return steps
+
+
 def phase_status(state: Any, module: Any) -> Any:
     """The module's ``phases`` hook: ``status`` as a PhaseStatus with the next procedures as steps."""
     from ..phases import PhaseStatus, Step
@@ -357,6 +391,8 @@ def phase_status(state: Any, module: Any) -> Any:
                     {"cards": cards},
                 )
             )
+        elif phase == "hunt":
+            steps += _hunt_steps(view, cards)
         elif phase == "animals":
             steps.append(
                 Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})

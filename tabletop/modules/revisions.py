@@ -97,3 +97,31 @@ def import_revision(
 
 
 __all__ = ["import_revision", "main_deck", "revisions", "with_revision"]
+
+
+def module_for_game(module: Module, decks: list[dict[str, str]]) -> tuple[Module, list[str]]:
+    """The module with the deck revisions a game recorded in its header, and warnings.
+
+    A game records each deck's file and sha256; when the file is another
+    revision than the manifest's, that revision is loaded; when its sha256
+    differs from the recorded one, the deck has changed since the game began.
+    """
+    warnings: list[str] = []
+    for recorded in decks:
+        deck_id = recorded.get("id") or main_deck(module)
+        if deck_id not in module.decks:
+            continue
+        stem = Path(recorded.get("file", "")).stem
+        if stem and stem != module.decks[deck_id].path.stem:
+            try:
+                module = with_revision(module, stem, deck_id)
+            except ModuleError as exc:
+                warnings.append(
+                    f"the game's deck revision {stem!r} cannot be loaded ({exc}); the module's own deck is used"
+                )
+                continue
+        if recorded.get("sha256") and module.decks[deck_id].sha256 != recorded["sha256"]:
+            warnings.append(
+                f"the deck {module.decks[deck_id].path.name} has changed since this game began (its sha256 differs)"
+            )
+    return module, warnings

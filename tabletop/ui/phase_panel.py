@@ -26,6 +26,9 @@ class PhasePanel(QWidget):
         self.session = session
         self.ask = ask
         self.answers: dict[str, str] = {}  # answers given ahead (tests and scripted turns)
+        self.answerer = (
+            None  # a function (ChoiceNeeded) -> answer, for scripted turns; people get a dialog
+        )
         module = session.module
         self._status_of = (
             import_function(module.phases_path, "module.phases")
@@ -91,6 +94,9 @@ class PhasePanel(QWidget):
                     **step.params,
                 )
             except ChoiceNeeded as need:
+                if self.answerer is not None:
+                    choices[need.key] = self.answerer(need)
+                    continue
                 if not self.ask:
                     session.message.emit(f"{step.label}: {need.question}")
                     return False

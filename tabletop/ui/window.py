@@ -70,10 +70,15 @@ def new_game_path(module_id: str) -> Path:
 
 
 def module_for(game: Game) -> Module | None:
+    """The game's module, with the deck revision the game was set up with."""
+    from tabletop.modules.revisions import module_for_game
+
     try:
-        return find_module(game.header.module)
+        module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
     except ModuleError:
         return None
+    game.warnings.extend(warnings)
+    return module
 
 
 class MainWindow(QMainWindow):

@@ -190,3 +190,25 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["module"] == "greenland" and data["deck"]["name"] == "reconstructed"
     assert data["cultures"]["red"]["tableau"][-1] == "Pony"
+
+
+def test_a_game_keeps_its_deck_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game set up with a revision is read, checked and drawn with that revision."""
+    from tabletop.modules import find_module, new_game
+    from tabletop.modules.revisions import module_for_game
+
+    resources = tmp_path / "resources"
+    shutil.copytree(resources_dir(), resources)
+    monkeypatch.setenv("TABLETOP_RESOURCES", str(resources))
+    module = find_module("greenland")
+    candidate = tmp_path / "printed.csv"
+    shutil.copy(resources / "greenland" / "decks" / "reconstructed.csv", candidate)
+    edit_cell(candidate, "walrus", "climax", "3")
+    import_revision(module, candidate, "printed")
+    game = new_game(with_revision(module, "printed"), seed=1)
+    again, warnings = module_for_game(find_module("greenland"), game.header.decks)
+    assert warnings == []
+    assert {r["id"]: r for r in again.decks["greenland"].cards}["walrus"]["climax"] == 3
+    edit_cell(resources / "greenland" / "decks" / "printed.csv", "walrus", "climax", "4")
+    _, warnings = module_for_game(find_module("greenland"), game.header.decks)
+    assert warnings and "has changed since this game began" in warnings[0]
