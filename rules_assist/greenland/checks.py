@@ -136,6 +136,15 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
         and src.spot != dst.spot
     ):
         findings.append(_illegal("E3", "an elder cannot change rank", piece.id))
+    if (
+        origin is not None
+        and target is not None
+        and origin != target
+        and src.spot == "hunters"
+        and view.counter("phase") == "assignment"
+        and view.row(origin).get("type") != "new_world"
+    ):
+        findings += _reassignment(view, colour, piece.id, target)
     if target is None:
         return findings
     row = view.row(target)
@@ -209,6 +218,46 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
     if view.counter("ban.markland") == turn and turn is not None and "markland" in (target, origin):
         findings.append(_illegal("D9", "nobody moves to or from Markland this turn", piece.id))
     return findings
+
+
+def _reassignment(view: Greenland, colour: str, pid: str, target: str) -> list[Finding]:
+    """E6: an assigned hunter moves to another card only by a Sun Stone, after everyone has assigned."""
+    limit = max(
+        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
+    )
+    if not limit:
+        return [
+            _illegal(
+                "E6",
+                "an assigned hunter stays where he was put; only a Sun Stone reassigns hunters",
+                pid,
+            )
+        ]
+    done = set(view.counter("phase.done") or [])
+    others = [c for c in view.seats() if c != colour and c not in done]
+    if others:
+        return [
+            _illegal(
+                "E6",
+                f"the Sun Stone reassigns after everyone else has assigned ({', '.join(others)} still to go)",
+                pid,
+            )
+        ]
+    if view.is_new_world(target):
+        return [_illegal("E6", "a reassigned hunter cannot go to the New World", pid)]
+    mine = view.tableau_owner(target) == colour and view.row(target).get("type") in (
+        "daughter",
+        "norse_animal",
+    )
+    if not mine and not view.hunters_on(target, colour) and view.row(target).get("hand") != "D":
+        return [
+            _illegal(
+                "E6",
+                "a reassigned hunter joins a card where the culture has cubes, or its own daughter or livestock",
+                pid,
+            )
+        ]
+    return []
 
 
 def audit_colour(

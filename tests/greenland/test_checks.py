@@ -201,3 +201,57 @@ def test_a_promotion_dropped_by_hand_pays_its_energy(greenland, game) -> None:
     game.table.undo("red")
     assert len(game.state.places["energy_red"].contents) == energy
     assert game.state.pieces[cube].place == "hunters_red"
+
+
+E6 = """
+phase = "assignment"
+[rows.north]
+warm = ["Walrus", "Caribou"]
+[cultures.red]
+unassigned = 3
+elders = {4 = 1, 6 = 1}
+[cultures.yellow]
+unassigned = 2
+elders = {6 = 1}
+tableau = ["Peepeelee", "Musk Oxen", "Sun Stone trader"]
+hunters = {Walrus = 1, Caribou = 1}
+"""
+
+
+def test_e6_the_sun_stone_example(greenland, tmp_path: Path) -> None:
+    """E6: the Vikings raid the Thule musk oxen; the Thule reassign two hunters with their sun stone."""
+    from rules_assist.greenland.sequence import finish
+    from rules_assist.procedures import run_procedure
+
+    path = tmp_path / "e6.toml"
+    path.write_text(E6)
+    game = new_game(greenland, seed=1, position=str(path))
+    table = game.table
+    table.checker = checker_for(greenland)
+    table.policy = Policy(Mode.STRICT)
+    raider = [p for p in game.state.places["hunters_red"].contents if p.startswith("cube")][0]
+    table.submit(
+        actions.move(game.state, raider, "musk-oxen", spot="hunters"), "red"
+    )  # a livestock raid (E5)
+    walrus = game.state.contents("walrus", "hunters")[0]
+    with pytest.raises(Refused, match="after everyone else"):
+        table.submit(actions.move(game.state, walrus, "musk-oxen", spot="hunters"), "yellow")
+    for colour in ("red", "green"):  # everyone else has assigned
+        run_procedure(table, colour, finish, name="greenland.finish", colour=colour)
+    caribou = game.state.contents("caribou", "hunters")[0]
+    for hunter in (walrus, caribou):
+        change = table.submit(
+            actions.move(game.state, hunter, "musk-oxen", spot="hunters"), "yellow"
+        )
+        assert change.findings == ()
+    owners = [game.state.pieces[c].owner for c in game.state.contents("musk-oxen", "hunters")]
+    assert owners.count("yellow") == 2 and owners.count("red") == 1
+
+
+def test_e6_without_a_sun_stone_hunters_stay(game) -> None:
+    game.table.policy = Policy(Mode.ADVISORY)
+    game.table.submit(actions.set_counter(game.state, "phase", "assignment"), "red")
+    put(game, red_cubes(game, 2), "shark")
+    cube = game.state.contents("shark", "hunters")[0]
+    change = game.table.submit(actions.move(game.state, cube, "vinland", spot="hunters"), "red")
+    assert "E6" in rules(change)
