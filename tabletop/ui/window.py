@@ -284,6 +284,12 @@ class MainWindow(QMainWindow):
             self.mode_group.addAction(action)
             rules.addAction(action)
             self.actions_by_name[f"mode_{mode}"] = action
+        rules.addSeparator()
+        house = QAction("&House rules…", self)
+        house.setToolTip("Set the mode of single rules or sections (e.g. E1 off, B4 strict)")
+        house.triggered.connect(self.house_rules_dialog)
+        rules.addAction(house)
+        self.actions_by_name["house_rules"] = house
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(names["shortcuts"])
         help_menu.addAction(names["about"])
@@ -322,6 +328,9 @@ class MainWindow(QMainWindow):
             self.session.table.policy.mode = Mode(
                 self.settings.value(f"rules/{module.id}", "advisory")
             )
+            house = self.settings.value(f"house_rules/{module.id}", "")
+            if house:
+                self.set_house_rules(str(house))
         self.scene = TableScene(self.session)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
@@ -409,6 +418,42 @@ class MainWindow(QMainWindow):
         if self.session.module is not None:
             self.settings.setValue(f"rules/{self.session.module.id}", mode)
         self._update_status()
+
+    def house_rules_dialog(self) -> None:
+        """Per-rule modes: a line each, such as 'E1 off' or 'B4 strict'."""
+        if self.session is None or not self.session.has_rules:
+            return
+        per_rule = self.session.table.policy.per_rule
+        current = "\n".join(f"{rule} {mode.value}" for rule, mode in per_rule.items())
+        text, ok = QInputDialog.getMultiLineText(
+            self,
+            "House rules",
+            "One rule or section a line, then its mode (off, advisory or strict), e.g. 'E1 off'.\n"
+            "Rules not named follow the general mode.",
+            current,
+        )
+        if ok:
+            self.set_house_rules(text)
+
+    def set_house_rules(self, text: str) -> bool:
+        """Set per-rule modes from lines such as 'E1 off'; remembered per module."""
+        per_rule: dict[str, Mode] = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) != 2 or parts[1] not in ("off", "advisory", "strict"):
+                self._error(
+                    "House rules",
+                    f"line {number}: write a rule and a mode, e.g. 'E1 off' (not {line.strip()!r})",
+                )
+                return False
+            per_rule[parts[0]] = Mode(parts[1])
+        self.session.table.policy.per_rule = per_rule
+        if self.session.module is not None:
+            self.settings.setValue(f"house_rules/{self.session.module.id}", text)
+        self.statusBar().showMessage(f"House rules: {len(per_rule)} set", 6000)
+        return True
 
     def _update_status(self) -> None:
         if self.session is None or self.view is None:
@@ -635,6 +680,11 @@ class MainWindow(QMainWindow):
                     )
             if place.kind in ("deck", "stack"):
                 self._deck_menu(menu, place.id)
+            steps = self.card_steps(item.pid)
+            if steps:
+                menu.addSection("Rules assistant")
+                for step in steps:
+                    menu.addAction(step.label, lambda s=step: self.phase_panel.run(s))
             menu.addSeparator()
             menu.addAction(self.actions_by_name["clone"])
             menu.addAction(self.actions_by_name["delete"])
@@ -646,6 +696,12 @@ class MainWindow(QMainWindow):
             menu.addAction(self.actions_by_name["roll"])
         menu.exec(self.view.viewport().mapToGlobal(pos))
         self._context_pid = None
+
+    def card_steps(self, pid: str) -> list:
+        """The rules assistant's procedures for a card just now (e.g. its hunt), for its context menu."""
+        panel = getattr(self, "phase_panel", None)
+        status = panel.status if panel is not None else None
+        return [s for s in (status.steps if status else ()) if s.params.get("card") == pid]
 
     def _deck_menu(self, menu: QMenu, deck: str) -> None:
         session = self.session

@@ -97,3 +97,42 @@ def test_import_deck_revision_from_the_window(window, tmp_path: Path, monkeypatc
     assert not window.import_deck("greenland", str(bad), "broken")
     assert "column 'climax'" in window.statusBar().currentMessage()
     assert not (folder / "greenland" / "decks" / "broken.csv").exists()
+
+
+def test_rules_mode_and_house_rules_in_the_window(table) -> None:  # noqa: ANN001
+    from tabletop.core import Mode
+
+    table.start(find_module("greenland"), seed=2)
+    window = table.window
+    assert window.actions_by_name["mode_advisory"].isChecked()
+    window.actions_by_name["mode_strict"].trigger()
+    assert table.live.policy.mode is Mode.STRICT
+    assert window.settings.value("rules/greenland") == "strict"
+    assert window.set_house_rules("E1 off\nB4 advisory\n")
+    assert (
+        table.live.policy.mode_for("E1") is Mode.OFF
+        and table.live.policy.mode_for("B4") is Mode.ADVISORY
+    )
+    assert not window.set_house_rules("E1 sometimes")
+    assert "line 1" in window.statusBar().currentMessage()
+
+
+def test_card_context_menu_offers_the_rules_assistants_steps(table) -> None:  # noqa: ANN001
+    from tabletop.core import actions
+
+    table.start(find_module("greenland"), seed=5)
+    window, state = table.window, table.state
+    panel = window.phase_panel
+    panel.answerer = lambda need: need.options[0]
+    card = state.places["south_warm"].contents[1]
+    while panel.status.phase != "hunt":
+        if panel.status.phase == "assignment" and not state.contents(card, "hunters"):
+            cube = next(p for p in state.places["hunters_red"].contents if p.startswith("cube"))
+            assert window.session.submit(actions.move(state, cube, card, spot="hunters"))
+            continue
+        assert panel.run(panel.status.steps[0])
+    steps = window.card_steps(card)
+    name = steps[0].label
+    assert len(steps) == 1 and name.startswith("Hunt ") and "red 1" in name
+    assert panel.run(steps[0])
+    assert window.card_steps(card) == []
