@@ -145,9 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--name", required=True, help="the revision's name")
     q.add_argument("--module", default="greenland", help="the module (default greenland)")
 
-    from rules_assist.greenland.cli import add_parser as add_greenland
-
-    add_greenland(sub, _Parser)
+    # Greenland's procedures are parsed by their own parser, built only when asked for:
+    # importing every procedure module would slow down every other command.
+    p = sub.add_parser(
+        "greenland",
+        help="run a Greenland procedure on a game file (hunt, event, migrate, cool, decimate, die-off, auction, animals, next-phase)",
+        add_help=False,
+    )
+    p.add_argument("procedure_args", nargs=argparse.REMAINDER)
 
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
@@ -481,9 +486,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_greenland(args: argparse.Namespace) -> int:
-    from rules_assist.greenland.cli import run
+    from rules_assist.greenland.cli import add_parser, run
 
-    print(run(args, args.runner))
+    parser = _Parser(prog="tabletop")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    add_parser(sub, _Parser)
+    procedure = parser.parse_args(["greenland", *args.procedure_args])
+    print(run(procedure, procedure.runner))
     return 0
 
 
@@ -503,7 +512,11 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["greenland"]:  # its own parser, built only when asked for
+        args = argparse.Namespace(command="greenland", procedure_args=argv[1:])
+    else:
+        args = _parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except (CliError, TableError) as exc:

@@ -142,6 +142,43 @@ def draw_face(
         placeholder_mark(p, rect, outline, k)
 
 
+def draw_face_sketch(
+    p: QPainter, rect: QRectF, view: Mapping[str, Any], icons: Icons, marked: bool
+) -> None:
+    """A card face for a far zoom, where text and icons would be a few pixels: its colours and title.
+
+    Drawn instead of the whole face when the card is shown at a quarter of its
+    size or less; the whole face comes back as soon as one zooms in.
+    """
+    c = CardCanvas(p, rect, icons)
+    band = colour_of(view.get("band_colour"), "#4a5a6a")
+    k = c.k
+    outline = rounded(rect.adjusted(0.75, 0.75, -0.75, -0.75), 13 * k)
+    p.setPen(QPen(INK, max(1.0, 1.5 * k)))
+    p.setBrush(FACE)
+    p.drawPath(outline)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(band)
+    p.drawRoundedRect(c.r(8, 8, c.w - 16, 52), 8 * k, 8 * k)
+    c.text(
+        c.r(14, 8, c.w - 64, 52),
+        str(view.get("title", "")),
+        30,
+        colour=QColor("#ffffff"),
+        bold=True,
+    )
+    if view.get("corner_number") is not None or view.get("corner_colour"):
+        p.setBrush(colour_of(view.get("corner_colour"), "#f4f1e8"))
+        p.setPen(QPen(INK, 1.5 * k))
+        p.drawEllipse(QPointF(rect.right() - 30 * k, rect.top() + 34 * k), 22 * k, 22 * k)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(mix(band, FACE, 0.8))
+    for i in range(3):  # where the icons and text are, as soft bands
+        p.drawRoundedRect(c.r(20, 90 + i * 70, c.w - 40, 44), 6 * k, 6 * k)
+    if marked:
+        placeholder_mark(p, rect, outline, k)
+
+
 def _header(
     c: CardCanvas, view: Mapping[str, Any], band: QColor, event: bool, compact: bool, marked: bool
 ) -> float:

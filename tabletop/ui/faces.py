@@ -50,7 +50,7 @@ from tabletop.core import Piece, Seat
 from tabletop.modules import KindDef, Module
 from tabletop.modules.manifest import SHAPES
 
-from .card_layouts import CardViews, draw_face
+from .card_layouts import CardViews, draw_face, draw_face_sketch
 from .card_parts import badge, placeholder_mark
 from .piece_art import (
     SANS,
@@ -135,6 +135,7 @@ class FaceArt:
 
     def __init__(self, module: Module | None, seats: Sequence[Seat]) -> None:
         self.module = module
+        self._sketch = False  # set while a far-zoom pixmap is drawn
         self.seats = {s.id: s for s in (module.seats if module else ())}
         self.seats.update({s.id: s for s in seats})
         self.cache_bytes = CACHE_BYTES
@@ -306,8 +307,12 @@ class FaceArt:
         pm.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pm)
         painter.scale(b, b)
-        self.paint(painter, QRectF(0, 0, s.width(), s.height()), piece, visible)
-        painter.end()
+        self._sketch = b <= MIN_BUCKET  # at a far zoom, a card's colours and title are what shows
+        try:
+            self.paint(painter, QRectF(0, 0, s.width(), s.height()), piece, visible)
+        finally:
+            self._sketch = False
+            painter.end()
         pm.setDevicePixelRatio(b)
         self._cache[cache_key] = pm
         self._cached_bytes += pm.width() * pm.height() * 4
@@ -330,7 +335,10 @@ class FaceArt:
         view = self.views.view(deck_id, row)
         if view is not None:
             marked = self._placeholders(piece, row) or _count(view.get("placeholders")) > 0
-            draw_face(p, rect, view, self._icon, card_id, marked)
+            if self._sketch:
+                draw_face_sketch(p, rect, view, self._icon, marked)
+            else:
+                draw_face(p, rect, view, self._icon, card_id, marked)
             return
         template = self._template(piece)
         roles: dict[str, Any] = {"title": card_id}  # no template or no row: the id as title
