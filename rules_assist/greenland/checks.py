@@ -56,13 +56,14 @@ def check(state: TableState, command: Command, actor: str, cards: Cards) -> list
     colours |= {_colour_of_place(m.dst.place) for m in moves} - {None}
     if colours:
         arrivals = _new_world_arrivals(view, moves)
-        before = {f.describe() for c in colours for f in audit_colour(view, c)}
         command.apply(state)
         try:
             after = [f for c in colours for f in audit_colour(view, c, arrivals.get(c, {}))]
         finally:
             command.inverse().apply(state)
-        findings += [f for f in after if f.describe() not in before]
+        if after:  # only what the move brings: problems the table had before are not its fault
+            before = {f.describe() for c in colours for f in audit_colour(view, c)}
+            findings += [f for f in after if f.describe() not in before]
     return findings
 
 
