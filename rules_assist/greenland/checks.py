@@ -113,6 +113,15 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
         findings.append(
             _illegal("B4", f"a {colour} cube goes to {colour}'s part of Valhalla", piece.id)
         )
+    # abandoning a colony (E4): all the culture's colonists leave the New World together, by mariner
+    if (
+        origin is not None
+        and target is not None
+        and origin != target
+        and view.is_new_world(origin)
+        and not view.is_new_world(target)
+    ):
+        findings += _abandonment(view, colour, piece.id, all_moves)
     # leaving a permanent assignment (E4): elders, colonists, husbands
     if origin is not None and origin != target:
         row = view.row(origin)
@@ -219,6 +228,44 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
     if view.counter("ban.markland") == turn and turn is not None and "markland" in (target, origin):
         findings.append(_illegal("D9", "nobody moves to or from Markland this turn", piece.id))
     return findings
+
+
+def _abandonment(view: Greenland, colour: str, pid: str, moves: list[Move]) -> list[Finding]:
+    """E4: colonists may hunt in Greenland only if every colonist of the culture leaves, 4 to a mariner."""
+    state = view.state
+    leaving = {
+        m.piece
+        for m in moves
+        if state.pieces[m.piece].owner == colour
+        and view.card_at(m.src.place) is not None
+        and view.is_new_world(view.card_at(m.src.place))
+        and not (view.card_at(m.dst.place) and view.is_new_world(view.card_at(m.dst.place)))
+    }
+    colonists = [
+        c.id
+        for c in view.cubes(colour)
+        if c.spot == "hunters"
+        and state.places[c.place].parent
+        and view.is_new_world(state.places[c.place].parent)
+    ]
+    staying = [c for c in colonists if c not in leaving]
+    if staying:
+        return [
+            _illegal(
+                "E4",
+                f"a colony is abandoned whole: {len(staying)} {colour} colonist(s) would stay behind",
+                pid,
+            )
+        ]
+    if math.ceil(len(leaving) / 4) > view.mariners(colour):
+        return [
+            _illegal(
+                "E4",
+                f"evacuating {len(leaving)} colonists needs {math.ceil(len(leaving) / 4)} mariner(s); {colour} has {view.mariners(colour)}",
+                pid,
+            )
+        ]
+    return []
 
 
 def _reassignment(view: Greenland, colour: str, pid: str, target: str) -> list[Finding]:

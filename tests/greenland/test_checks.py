@@ -255,3 +255,40 @@ def test_e6_without_a_sun_stone_hunters_stay(game) -> None:
     cube = game.state.contents("shark", "hunters")[0]
     change = game.table.submit(actions.move(game.state, cube, "vinland", spot="hunters"), "red")
     assert "E6" in rules(change)
+
+
+COLONY = """
+[rows.north]
+warm = ["Markland", "Walrus"]
+[cultures.green]
+unassigned = 2
+elders = {6 = 1}
+colonists = {Markland = 5}
+"""
+
+
+def test_e4_colony_abandonment(greenland, tmp_path: Path) -> None:
+    """E4: colonists may go hunting in Greenland only if the whole colony leaves, by mariner."""
+    path = tmp_path / "colony.toml"
+    path.write_text(COLONY)
+    game = new_game(greenland, seed=1, position=str(path))
+    game.table.checker = checker_for(greenland)
+    game.table.policy = Policy(Mode.ADVISORY)
+    colonists = game.state.contents("markland", "hunters")
+    one = actions.move(game.state, colonists[0], "walrus", spot="hunters")
+    assert "E4" in rules(game.table.submit(one, "green"))  # four stay behind
+    game.table.undo("green")
+    four = actions.build_sequence(
+        game.state,
+        "evacuate",
+        [lambda s, c=c: actions.move(s, c, "walrus", spot="hunters") for c in colonists[:4]],
+    )
+    assert "E4" in rules(game.table.submit(four, "green"))  # still one left in Markland
+    game.table.undo("green")
+    every = actions.build_sequence(
+        game.state,
+        "evacuate",
+        [lambda s, c=c: actions.move(s, c, "walrus", spot="hunters") for c in colonists],
+    )
+    found = rules(game.table.submit(every, "green"))
+    assert "E4" in found  # five colonists need two mariners; green has one
