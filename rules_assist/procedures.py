@@ -85,6 +85,16 @@ class ProcedureContext:
     def set_counter(self, name: str, value: Any) -> Command:
         return self.build(lambda s: actions.set_counter(s, name, value))
 
+    def rotate(self, pid: str, quarter_turns: int = 1) -> Command:
+        return self.build(lambda s: actions.rotate(s, pid, quarter_turns))
+
+    def add(self, record: dict[str, Any], place: str, *, spot: str | None = None) -> Command:
+        """Put a new piece on the table (a substitute disk when the supply runs out, B4)."""
+        return self.build(lambda s: actions.add_piece(s, record, place, spot=spot))
+
+    def remove(self, pid: str) -> Command:
+        return self.build(lambda s: actions.remove_piece(s, pid))
+
     def note(self, text: str) -> None:
         """A sentence for the log entry's label (what happened, in the game's words)."""
         self.notes.append(text)
