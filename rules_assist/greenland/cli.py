@@ -28,6 +28,9 @@ PROCEDURE_MODULES = (
     "rules_assist.greenland.events",
     "rules_assist.greenland.animals",
     "rules_assist.greenland.sequence",
+    "rules_assist.greenland.negotiation",
+    "rules_assist.greenland.hands",
+    "rules_assist.greenland.elders",
 )
 
 

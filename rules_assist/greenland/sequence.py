@@ -393,6 +393,14 @@ def phase_status(state: Any, module: Any) -> Any:
             )
         elif phase == "hunt":
             steps += _hunt_steps(view, cards)
+        elif phase == "elders":
+            from .elders import phase_steps
+
+            steps += phase_steps(view, now["whose_move"])
+        elif phase == "negotiation":
+            from .negotiation import panel_steps
+
+            steps += panel_steps(view, cards)
         elif phase == "animals":
             steps.append(
                 Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})

@@ -369,7 +369,8 @@ class TableScene(QGraphicsScene):
                 and target.x is None
                 and target.index in (None, state.places[piece.place].contents.index(pid))
             ):
-                return None  # put back where it was
+                # dropped where it lay: nothing to move
+                return None
             x, y = target.x, target.y
             if x is not None:
                 w, h = self.size_of(pid)

@@ -287,21 +287,21 @@ unassigned = 2
 elders = {3 = 1, 4 = 1}
 [cultures.yellow]
 unassigned = 2
-elders = {2 = 1}
+elders = {1 = 1}
 missionaries = {red = 1}
 [cultures.green]
 unassigned = 2
 elders = {5 = 1}
 """,
     )
-    game.table.random.force_faces([2, 6, 3])  # yellow, green, red
+    game.table.random.force_faces([1, 6, 3])  # yellow, green, red
     with pytest.raises(ChoiceNeeded) as need:
         run(game, events.die_off)
     assert need.value.key == "die_off_yellow" and set(need.value.options) == {"yellow", "red"}
     assert game.table.random.forced_pending == 3  # nothing used up
     change = run(game, events.die_off, {"die_off_yellow": "red"})
-    assert owned(game, "elder-red", "yellow", "rank2") == 0
-    assert owned(game, "elder-yellow", "yellow", "rank2") == 1
+    assert owned(game, "elder-red", "yellow", "rank1") == 0  # the missionary on red's rank 1 (I5)
+    assert owned(game, "elder-yellow", "yellow", "rank1") == 1
     assert owned(game, "elder-green", "green", "rank5") == 1  # rolled 6: no mariner
     assert owned(game, "elder-red", "red", "rank3") == 0
     assert owned(game, "elder-red", "red", "rank4") == 1

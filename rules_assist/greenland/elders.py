@@ -1,0 +1,507 @@
+"""Elder actions (I1–I7, A1 phase 6): what a culture's elders do at the end of the turn.
+
+One procedure per action, each ``procedure(ctx, colour, cards=None, ...)``:
+
+- ``domesticate`` (I1, rank 2, polytheist): 1 energy, a D card from the hand
+  into the tableau (choice ``card``: its row id or name).
+- ``banish`` (I2, rank 2, polytheist): 1 energy; choice ``target``:
+  ``elder:R`` kills one of your own elders of rank R (the acting shaman may
+  name himself), ``martyr`` rolls the Martyr Roll, dice = your maximum Hand
+  Size (B2), one opponent's missionary or husband in your tableau dies for
+  each 1 (choice ``kill`` when the 1s must be shared out).
+- ``witch_burn`` (I3, rank 2, monotheist): 1 energy, kills one cube in your
+  tableau, no roll; choice ``target``: ``elder:R``, ``husband:<daughter>``
+  or ``representative:<colour>`` (``missionary:<colour>`` on a polytheist card).
+- ``tool_maker`` (I4, rank 3, either religion): 1 iron (the Tunit may pay
+  ivory, choice ``pay``), an I card from the hand into the tableau (``card``).
+- ``emissary`` (I5, rank 5, monotheist): 1 energy, the acting rank-5 cube
+  moves to rank 1 of an opponent's elder card (choice ``target``: a colour).
+- ``proselytize`` (I6, rank 2, monotheist): 1 energy, dice = maximum Hand
+  Size; any 1 turns the opponent monotheist (choice ``target`` if several).
+- ``baptize`` (I7 and A1 phase 6): a polytheist with no elders of its colour
+  turns its elder card to the monotheist side; no cost, no elder acts.
+
+Readings (see the README's design notes):
+
+- Each elder cube acts once a turn (I): the acting cube gets the property
+  ``acted`` = the turn; a cube whose ``acted`` is this turn cannot act again.
+- The emissary's cube goes to rank 1 of the other card, as I5 says ("the
+  first rank"), whatever the side: a *missionary* on a polytheist card, a
+  *representative* on a monotheist one. Proselytize and the killing actions
+  count a cube of another colour on *any* rank of an elder card as such, since
+  positions written before this module put missionaries on rank 2.
+- I6's limit: the emissary's cube gets ``placed`` = the turn it arrived; it
+  may be used to proselytize only on a later turn. A cube without the
+  property (laid out by a position) has been there since before the turn.
+- Norse husbands are immune to banishment and witch-burning in the three
+  culture game (I3); with two cultures they are not.
+- Elder actions happen in the elder phase (counter ``phase`` = ``elders``).
+  The polytheists-first order (A5) is shown by the phase panel, not enforced.
+- The chief's "Promote: rank +1" (E3) is not an elder action here: E3 says an
+  elder never changes rank and section I lists no chief action; promotion to
+  elder is done in the assignment phase (assignment.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import Any
+
+from tabletop.core import actions
+
+from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError
+from .deck import Cards
+from .payments import elder_cubes, kill_elder, row_id, spend
+from .sequence import view_of
+from .view import COLOURS, Greenland
+
+ACTIONS = (
+    "domesticate",
+    "banish",
+    "witch-burn",
+    "tool-maker",
+    "emissary",
+    "proselytize",
+    "baptize",
+    "convert",
+)
+EMISSARY_RANK = 1  # I5: "the first rank" of the opponent's elder card
+
+
+# ---- reading --------------------------------------------------------------------------
+def turn_of(view: Greenland) -> int:
+    return int(view.counter("turn", 1) or 1)
+
+
+def max_hand_size(view: Greenland, colour: str) -> int:
+    """B2: what daughters (also wives) and imports grant, plus one per rank-3 elder."""
+    granted = 0
+    for ability in view.abilities(colour):
+        if ability.startswith("hand_size +"):
+            granted += int(ability.split()[1].lstrip("+"))
+    return granted + view.elders(colour, 3)
+
+
+def ready_elders(view: Greenland, colour: str, rank: int) -> list[str]:
+    """The cubes of ``colour`` on rank ``rank`` of its own card that have not acted this turn."""
+    place = f"elder-{colour}"
+    if place not in view.state.places:
+        return []
+    turn = turn_of(view)
+    return [
+        pid
+        for pid in view.state.contents(place, f"rank{rank}")
+        if view.state.pieces[pid].owner == colour
+        and view.state.pieces[pid].props.get("acted") != turn
+    ]
+
+
+def visitors(view: Greenland, colour: str) -> dict[str, list[str]]:
+    """Other colours' cubes on ``colour``'s elder card (missionaries or representatives), by colour."""
+    place = f"elder-{colour}"
+    found: dict[str, list[str]] = {}
+    if place not in view.state.places:
+        return found
+    for pid in view.state.places[place].contents:
+        owner = view.state.pieces[pid].owner
+        if owner and owner != colour:
+            found.setdefault(owner, []).append(pid)
+    return found
+
+
+def visitor_word(view: Greenland, colour: str) -> str:
+    """I5: a missionary on a polytheist card, a representative on a monotheist one."""
+    return "representative" if view.religion(colour) == "monotheist" else "missionary"
+
+
+def norse_immune(view: Greenland, cube: str) -> bool:
+    """I3: in the three-culture game Norse husbands cannot be banished or burnt."""
+    return view.state.pieces[cube].owner == "red" and len(view.seats()) >= 3
+
+
+def husbands(view: Greenland, colour: str) -> dict[str, str]:
+    """Opponents' husbands on daughters in ``colour``'s tableau that may be killed: {daughter row id: cube}."""
+    found = {}
+    for pid in view.tableau(colour):
+        cube = view.husband(pid)
+        if cube is None or view.state.pieces[cube].owner == colour:
+            continue
+        if not norse_immune(view, cube):
+            found[row_id(view, pid)] = cube
+    return found
+
+
+def hand_cards(view: Greenland, colour: str, kind: str) -> list[str]:
+    place = view.state.places.get(f"hand_{colour}")
+    return [pid for pid in (place.contents if place else ()) if view.row(pid).get("hand") == kind]
+
+
+def mission_fields(view: Greenland, colour: str) -> list[str]:
+    """Opponents with a polytheist card holding a missionary of ``colour`` placed before this turn (I6)."""
+    turn = turn_of(view)
+    found = []
+    for other in view.seats():
+        if other == colour or view.religion(other) == "monotheist":
+            continue
+        cubes = visitors(view, other).get(colour, [])
+        if any(view.state.pieces[c].props.get("placed") != turn for c in cubes):
+            found.append(other)
+    return found
+
+
+# ---- the common part of an action -----------------------------------------------------
+def _acting(
+    view: Greenland, colour: str, rank: int, religion: str | None, action: str, section: str
+) -> str:
+    """The elder cube that performs the action; ProcedureError naming what is missing."""
+    if colour not in view.seats():
+        raise ProcedureError(f"{colour} is not at the table")
+    phase = view.counter("phase", "event")
+    if phase != "elders":
+        raise ProcedureError(f"{action} ({section}) is an elder action: the phase is {phase} (A1)")
+    if religion is not None and view.religion(colour) != religion:
+        raise ProcedureError(
+            f"{action} ({section}) needs a {religion} culture; {colour} is {view.religion(colour)}"
+        )
+    ready = ready_elders(view, colour, rank)
+    if not ready:
+        have = view.elders(colour, rank)
+        why = "each has acted this turn" if have else "there is none"
+        raise ProcedureError(
+            f"{action} ({section}) needs a rank-{rank} elder of {colour} who has not acted"
+            f" this turn (I): {why}"
+        )
+    return ready[0]
+
+
+def _pay(ctx: ProcedureContext, colour: str, kind: str, action: str, section: str) -> None:
+    if not ctx.state.places[f"{kind}_{colour}"].contents:
+        raise ProcedureError(f"{action} ({section}) costs one {kind}; {colour} has none")
+    spend(ctx, colour, kind)
+
+
+def _acted(ctx: ProcedureContext, cube: str, turn: int) -> None:
+    ctx.set_property(cube, "acted", turn)
+
+
+def _pick_card(ctx: ProcedureContext, view: Greenland, colour: str, kind: str, why: str) -> str:
+    cards = hand_cards(view, colour, kind)
+    if not cards:
+        raise ProcedureError(f"{why}: {colour} has no {kind} card in hand")
+    ids = [row_id(view, pid) for pid in cards]
+    given = ctx.choices.get("card")
+    if given is not None:  # a card may be named by its row id or its printed name
+        for pid, rid in zip(cards, ids, strict=True):
+            if str(given).casefold() in (rid.casefold(), view.name(pid).casefold()):
+                ctx.choices["card"] = rid
+    if len(cards) == 1 and given is None:
+        return cards[0]
+    chosen = ctx.choose("card", f"{why}: which {kind} card does {colour} play", ids)
+    return cards[ids.index(chosen)]
+
+
+def _into_tableau(ctx: ProcedureContext, pid: str, colour: str) -> None:
+    """I1: into the tableau, face up, turned 180° so the purple text reads upright."""
+    ctx.move(pid, f"tableau_{colour}")
+    if not ctx.state.pieces[pid].face_up:
+        ctx.flip(pid, True)
+    turn = (2 - ctx.state.pieces[pid].rotation) % 4
+    if turn:
+        ctx.build(lambda s: actions.rotate(s, pid, turn))
+
+
+# ---- the actions ----------------------------------------------------------------------
+def domesticate(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """I1: a polytheist shaman plays a D card from the hand for one energy."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 2, "polytheist", "Domestication", "I1")
+    pid = _pick_card(ctx, view, colour, "D", "Domestication (I1)")
+    _pay(ctx, colour, "energy", "Domestication", "I1")
+    _into_tableau(ctx, pid, colour)
+    _acted(ctx, cube, turn_of(view))
+    ctx.note(f"{colour} pays 1 energy and plays {view.name(pid)} into the tableau")
+    return f"Domestication (I1) by {colour}"
+
+
+def tool_maker(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """I4: a rank-3 elder plays an I card from the hand for one iron (the Tunit: or one ivory)."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 3, None, "Tool-maker", "I4")
+    pid = _pick_card(ctx, view, colour, "I", "Tool-maker (I4)")
+    kinds = ["iron"] + (["ivory"] if colour == "green" else [])  # the ivory carver (I4)
+    held = [k for k in kinds if view.disks(colour, k)]
+    if not held:
+        raise ProcedureError(f"Tool-maker (I4) costs one {' or '.join(kinds)}; {colour} has none")
+    kind = held[0] if len(held) == 1 else ctx.choose("pay", "Tool-maker (I4): pay with", held)
+    _pay(ctx, colour, kind, "Tool-maker", "I4")
+    _into_tableau(ctx, pid, colour)
+    _acted(ctx, cube, turn_of(view))
+    ctx.note(f"{colour} pays 1 {kind} and plays {view.name(pid)} into the tableau")
+    return f"Tool-maker (I4) by {colour}"
+
+
+def _kill_targets(view: Greenland, colour: str) -> dict[str, list[str]]:
+    """I3: the cubes in a tableau that may be killed, by choice word."""
+    targets: dict[str, list[str]] = {}
+    for label, cubes in elder_cubes(view, colour).items():
+        if "@" not in label:
+            targets[f"elder:{label}"] = cubes
+    for daughter, cube in husbands(view, colour).items():
+        targets[f"husband:{daughter}"] = [cube]
+    word = visitor_word(view, colour)
+    for other, cubes in visitors(view, colour).items():
+        targets[f"{word}:{other}"] = cubes
+    return targets
+
+
+def _describe(label: str) -> str:
+    kind, _, what = label.partition(":")
+    if kind == "elder":
+        return f"the rank-{what} elder"
+    if kind == "husband":
+        return f"the husband on {what}"
+    return f"a {what} {kind}"
+
+
+def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """I2: kill one of your elders, or roll the Martyr Roll against missionaries and husbands."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 2, "polytheist", "Banishment", "I2")
+    turn = turn_of(view)
+    own = {k: v for k, v in _kill_targets(view, colour).items() if k.startswith("elder:")}
+    foes = {k: v for k, v in _kill_targets(view, colour).items() if not k.startswith("elder:")}
+    options = list(own) + (["martyr"] if foes else [])
+    target = ctx.choose("target", f"Banishment (I2): whom does {colour} banish", options)
+    _pay(ctx, colour, "energy", "Banishment", "I2")
+    _acted(ctx, cube, turn)
+    if target != "martyr":
+        victim = cube if target == "elder:2" else own[target][-1]
+        kill_elder(ctx, victim)
+        ctx.note(f"{colour} pays 1 energy; {_describe(target)} is banished to Valhalla")
+        return f"Banishment (I2) by {colour}"
+    dice = max_hand_size(view, colour)
+    if dice <= 0:
+        raise ProcedureError(f"Martyr Roll (I2): {colour}'s Hand Size is 0 (B2), so no dice")
+    faces = ctx.roll(dice, "martyr roll")
+    ones = faces.count(1)
+    pool = [label for label, cubes in foes.items() for _ in cubes]
+    if ones >= len(pool):
+        chosen = pool
+    elif ones == 0:
+        chosen = []
+    elif len(set(pool)) == 1:
+        chosen = pool[:ones]
+    else:
+        chosen = _parse_kills(ctx, ones, Counter(pool))
+    for label, n in Counter(chosen).items():
+        for victim in foes[label][-n:]:
+            kill_elder(ctx, victim)
+    rolled = ", ".join(map(str, faces))
+    killed = ", ".join(_describe(label) for label in chosen) or "nobody"
+    ctx.note(f"{colour} pays 1 energy and rolls {rolled} (Martyr Roll): {killed} dies")
+    return f"Banishment (I2) by {colour}"
+
+
+def _parse_kills(ctx: ProcedureContext, ones: int, have: Counter[str]) -> list[str]:
+    question = f"Martyr Roll (I2): {ones} killed; name them, separated by commas"
+    if "kill" not in ctx.choices:
+        raise ChoiceNeeded("kill", question, list(have))
+    units = [u.strip() for u in str(ctx.choices["kill"]).split(",") if u.strip()]
+    if len(units) != ones:
+        raise ProcedureError(f"{question}: {len(units)} named, not {ones}")
+    for unit, n in Counter(units).items():
+        if n > have.get(unit, 0):
+            raise ProcedureError(f"{question}: {unit!r} is not one of {', '.join(have)}")
+    return units
+
+
+def witch_burn(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """I3: a bishop kills one cube in the tableau for one energy: an elder, a husband, a representative."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 2, "monotheist", "Witch-burn", "I3")
+    targets = _kill_targets(view, colour)
+    target = ctx.choose("target", f"Witch-burn (I3): whom does {colour} burn", list(targets))
+    _pay(ctx, colour, "energy", "Witch-burn", "I3")
+    _acted(ctx, cube, turn_of(view))
+    kill_elder(ctx, cube if target == "elder:2" else targets[target][-1])
+    ctx.note(f"{colour} pays 1 energy; {_describe(target)} is burnt")
+    return f"Witch-burn (I3) by {colour}"
+
+
+def emissary(
+    ctx: ProcedureContext, colour: str, cards: Cards | None = None, target: str | None = None
+) -> str:
+    """I5: an acolyte goes to the first rank of an opponent's elder card for one energy."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 5, "monotheist", "Emissary", "I5")
+    others = [c for c in view.seats() if c != colour and f"elder-{c}" in view.state.places]
+    if target is not None:
+        ctx.choices.setdefault("target", target)
+    other = ctx.choose("target", f"Emissary (I5): whose elder card does {colour} go to", others)
+    _pay(ctx, colour, "energy", "Emissary", "I5")
+    turn = turn_of(view)
+    ctx.move(cube, f"elder-{other}", spot=f"rank{EMISSARY_RANK}")
+    _acted(ctx, cube, turn)
+    ctx.set_property(cube, "placed", turn)
+    ctx.note(
+        f"{colour} pays 1 energy; an acolyte becomes a {visitor_word(view, other)}"
+        f" on rank {EMISSARY_RANK} of {other}'s elder card"
+    )
+    return f"Emissary (I5) by {colour}"
+
+
+def proselytize(
+    ctx: ProcedureContext, colour: str, cards: Cards | None = None, target: str | None = None
+) -> str:
+    """I6: a bishop with a missionary in place since the turn began rolls Hand Size dice; a 1 converts."""
+    view = view_of(ctx.state, cards)
+    cube = _acting(view, colour, 2, "monotheist", "Proselytize", "I6")
+    fields = mission_fields(view, colour)
+    if not fields:
+        raise ProcedureError(
+            f"Proselytize (I6): {colour} has no missionary on a polytheist elder card"
+            " that has been there since the start of the turn"
+        )
+    if target is not None:
+        ctx.choices.setdefault("target", target)
+    other = (
+        fields[0]
+        if len(fields) == 1 and "target" not in ctx.choices
+        else ctx.choose("target", f"Proselytize (I6): whom does {colour} preach to", fields)
+    )
+    dice = max_hand_size(view, colour)
+    if dice <= 0:
+        raise ProcedureError(f"Proselytize (I6): {colour}'s Hand Size is 0 (B2), so no dice")
+    _pay(ctx, colour, "energy", "Proselytize", "I6")
+    _acted(ctx, cube, turn_of(view))
+    faces = ctx.roll(dice, "proselytize")
+    rolled = ", ".join(map(str, faces))
+    if 1 in faces:
+        ctx.set_property(f"elder-{other}", "card", f"elder-{other}-monotheist")
+        ctx.note(f"{colour} pays 1 energy and rolls {rolled}: {other} turns monotheist")
+    else:
+        ctx.note(f"{colour} pays 1 energy and rolls {rolled}: {other} stays polytheist")
+    return f"Proselytize (I6) by {colour}"
+
+
+def baptize(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """I7, A1 phase 6: a polytheist without elders may turn its elder card to monotheism."""
+    view = view_of(ctx.state, cards)
+    if colour not in view.seats():
+        raise ProcedureError(f"{colour} is not at the table")
+    phase = view.counter("phase", "event")
+    if phase != "elders":
+        raise ProcedureError(f"Baptism (I7) happens in the elder phase: the phase is {phase}")
+    if view.religion(colour) == "monotheist":
+        raise ProcedureError(f"Baptism (I7): {colour} is already monotheist")
+    left = sum(len(c) for c in elder_cubes(view, colour).values())
+    if left:
+        raise ProcedureError(
+            f"Baptism (I7): {colour} still has {left} elder(s); only a culture without elders converts"
+        )
+    ctx.set_property(f"elder-{colour}", "card", f"elder-{colour}-monotheist")
+    ctx.note(f"{colour} turns its elder card to the monotheist side for good")
+    return f"Baptism (I7) of {colour}"
+
+
+PROCEDURES = {
+    "domesticate": domesticate,
+    "banish": banish,
+    "witch-burn": witch_burn,
+    "tool-maker": tool_maker,
+    "emissary": emissary,
+    "proselytize": proselytize,
+    "baptize": baptize,
+    "convert": baptize,
+}
+
+
+# ---- what a culture can do now --------------------------------------------------------
+def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict[str, Any]]]:
+    """The elder actions ``colour`` can start now: (label, procedure, params) for a phase panel."""
+    if view.counter("phase", "event") != "elders" or colour not in view.seats():
+        return []
+    found: list[tuple[str, Any, dict[str, Any]]] = []
+    params = {"colour": colour, "cards": view.cards}
+    poly = view.religion(colour) != "monotheist"
+    energy = view.disks(colour, "energy") > 0
+    bishops = bool(ready_elders(view, colour, 2)) and energy
+    if poly and bishops and hand_cards(view, colour, "D"):
+        found.append(("Domestication (I1): play a D card", domesticate, params))
+    if poly and bishops:
+        found.append(("Banishment (I2): kill an elder or roll the Martyr Roll", banish, params))
+    if not poly and bishops and _kill_targets(view, colour):
+        found.append(("Witch-burn (I3): kill a cube in the tableau", witch_burn, params))
+    pay = view.disks(colour, "iron") or (colour == "green" and view.disks(colour, "ivory"))
+    if ready_elders(view, colour, 3) and pay and hand_cards(view, colour, "I"):
+        found.append(("Tool-maker (I4): play an I card", tool_maker, params))
+    if not poly and energy and ready_elders(view, colour, 5):
+        for other in view.seats():
+            if other != colour:
+                found.append(
+                    (
+                        f"Emissary (I5): an acolyte to {other}'s elder card",
+                        emissary,
+                        {**params, "target": other},
+                    )
+                )
+    if not poly and bishops and max_hand_size(view, colour):
+        for other in mission_fields(view, colour):
+            found.append(
+                (f"Proselytize (I6): preach to {other}", proselytize, {**params, "target": other})
+            )
+    if poly and not elder_cubes(view, colour):
+        found.append(("Baptism (I7): turn monotheist", baptize, params))
+    return found
+
+
+def phase_steps(view: Greenland, colour: str | None) -> list[Any]:
+    """The phase panel's buttons for the culture whose turn it is in the elder phase (A5)."""
+    from ..phases import Step
+    from .sequence import finish
+
+    if colour is None:
+        return []
+    steps = [
+        Step(label, f"greenland.elder.{proc.__name__}", proc, params, actor=colour)
+        for label, proc, params in available_actions(view, colour)
+    ]
+    steps.append(
+        Step(
+            f"{colour}: done with elder actions",
+            "greenland.finish",
+            finish,
+            {"colour": colour, "cards": view.cards},
+            actor=colour,
+        )
+    )
+    return steps
+
+
+# ---- the command line -----------------------------------------------------------------
+def add_cli(procedures: Any) -> None:
+    from .cli import common
+    from .events import choice_argument
+
+    p = procedures.add_parser("elder", help="an elder action (I1–I7) of one culture")
+    common(p)
+    choice_argument(p)
+    p.add_argument("--action", required=True, choices=ACTIONS)
+    p.add_argument("--card", help="the hand card to play (I1, I4): its name or row id")
+    p.add_argument("--target", choices=COLOURS, help="the other culture (I5, I6)")
+    p.set_defaults(runner=_run_elder)
+
+
+def _run_elder(game: Any, args: argparse.Namespace) -> str:
+    from .events import run_cli
+
+    if not args.seat:
+        raise ProcedureError("elder: say whose elder acts with --seat COLOUR")
+    procedure = PROCEDURES[args.action]
+    if args.card:
+        args.choice = [*args.choice, f"card={args.card}"]
+    params: dict[str, Any] = {"colour": args.seat}
+    if args.target and args.action in ("emissary", "proselytize"):
+        params["target"] = args.target
+    return run_cli(game, args, procedure, f"elder.{procedure.__name__}", **params)
