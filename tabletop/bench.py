@@ -293,6 +293,7 @@ def run(progress: Callable[[str], None] | None = None, window: bool = True) -> d
     from rules_assist.greenland import bench as greenland_bench
 
     results.update(greenland_bench.run(say))
+    results.update(greenland_bench.sim_run(say))
     if window:
         from tabletop.ui import bench_ui
 

@@ -154,6 +154,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("procedure_args", nargs=argparse.REMAINDER)
 
+    p = sub.add_parser("score", help="the victory points of a game's cultures, as the table lies")
+    p.add_argument("file", help="a game log")
+    p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
+
+    p = sub.add_parser("simulate", help="bots play whole games of a module; win and survival rates")
+    p.add_argument("module", help="the module (greenland)")
+    p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
+    p.add_argument("--variant", default="standard", help="the variant (default standard)")
+    p.add_argument("--deck", help="the deck revision to play with")
+    p.add_argument(
+        "--bots",
+        default="random",
+        help="one bot a seat in seating order, e.g. random,greedy,random",
+    )
+    p.add_argument("--max-turns", type=int, default=40, help="stop a game after this many turns")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
+
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
 
@@ -485,6 +504,121 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    """The module's score hook: one row per seat; projected during the game, final after it."""
+    from tabletop.modules import ModuleError
+    from tabletop.modules.setup import import_function
+
+    game = _open(args.file)
+    try:
+        module = _game_module(game)
+    except ModuleError as exc:
+        raise CliError(
+            f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
+        ) from None
+    if not module.score_path:
+        raise CliError(
+            f"{args.file}: {module.name} has no scoring in the rules assistant"
+            " (only modules with a 'score' hook, such as Greenland, can be scored)"
+        )
+    rows = import_function(module.score_path, "module.score")(game.table.state, module)
+
+    def points(row: dict[str, Any]) -> dict[str, Any]:
+        found = {k: v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)}
+        return {**found, **({"extinct": True} if row.get("extinct") else {})}
+
+    if args.json:
+        print(json.dumps({row["colour"]: points(row) for row in rows}, indent=2))
+        return 0
+    final = any(row.get("final") for row in rows)
+    ending = next((row.get("ending") for row in rows if row.get("ending")), None)
+    print(
+        f"{args.file}: "
+        + (f"final score ({ending})" if final else "projected score (the game goes on)")
+    )
+    kinds = list(points(rows[0])) if rows else []
+    kinds = [k for k in kinds if k != "extinct"]
+    print(f"{'culture':<16}" + "".join(f"{k:>12}" for k in kinds))
+    for row in rows:
+        name = f"{row['colour']} ({row['culture']})" if row.get("culture") else row["colour"]
+        mark = "  extinct (J1)" if row.get("extinct") else ""
+        print(f"{name:<16}" + "".join(f"{row[k]:>12}" for k in kinds) + mark)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tabletop.modules import find_module
+    from tabletop.modules.revisions import with_revision
+
+    module = find_module(args.module)
+    if module.id != "greenland":
+        raise CliError(f"{module.id}: only Greenland has bots to play it")
+    from rules_assist.greenland.selfplay import simulate
+
+    if args.deck:
+        module = with_revision(module, args.deck)
+    if args.variant not in module.variants:
+        raise CliError(
+            f"{module.name} has no variant {args.variant!r} ({', '.join(module.variants)})"
+        )
+    if args.games < 1:
+        raise CliError("--games must be 1 or more")
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if any(n not in ("random", "greedy") for n in names):
+        raise CliError(f"--bots {args.bots!r}: each bot is random or greedy")
+    if args.save_logs:
+        os.makedirs(args.save_logs, exist_ok=True)
+        taken = [
+            f"game-{args.seed + i}.jsonl"
+            for i in range(args.games)
+            if os.path.exists(os.path.join(args.save_logs, f"game-{args.seed + i}.jsonl"))
+        ]
+        if taken:
+            raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")
+
+    def bar(done: int, total: int) -> None:
+        filled = round(20 * done / total)
+        end = "\n" if done == total else ""
+        print(
+            f"\r[{'#' * filled}{'.' * (20 - filled)}] {done}/{total}",
+            end=end,
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        summary = simulate(
+            module,
+            args.variant,
+            names,
+            args.games,
+            args.seed,
+            max_turns=args.max_turns,
+            save_logs=args.save_logs,
+            progress=bar,
+        )
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    seats = list(summary["bots"])
+    bots = ", ".join(f"{c}={b}" for c, b in summary["bots"].items())
+    print(
+        f"{args.games} games of {module.name} ({args.variant}), seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
+    )
+    print(f"{'culture':<8} {'wins':>6} {'win %':>6} {'survived %':>11} {'mean VP':>8}")
+    for colour in seats:
+        row = summary[colour]
+        print(
+            f"{colour:<8} {row['wins']:>6} {100 * row['win_rate']:>6.1f}"
+            f" {100 * row['survival_rate']:>11.1f} {row['mean_vp']:>8.2f}"
+        )
+    print(f"mean game length {summary['mean_turns']} turns; {summary['games_per_s']} games/s")
+    print(f"the winner: the highest score ({summary['scoring']}); ties all win")
+    return 0
+
+
 def cmd_greenland(args: argparse.Namespace) -> int:
     from rules_assist.greenland.cli import add_parser, run
 
@@ -506,8 +640,10 @@ COMMANDS = {
     "play": cmd_play,
     "render": cmd_render,
     "deck": cmd_deck,
+    "score": cmd_score,
     "modules": cmd_modules,
     "bench": cmd_bench,
+    "simulate": cmd_simulate,
 }
 
 

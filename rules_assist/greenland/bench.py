@@ -104,3 +104,55 @@ def _measure(game: Any, module: Any) -> dict[str, float]:
         "check_move_us": round(statistics.median(samples) * 1e6, 1),
         "apply_checked_vs_unchecked": round(checked / unchecked, 2),
     }
+
+
+def sim_run(say: Any = print, games: int = 6) -> dict[str, float]:
+    """Whole three-player standard games with random bots on one core: games a second, and the
+    share of the time spent in the table's checker (hand moves) and in the bots' candidate checks."""
+    from . import bots
+    from .selfplay import play_game
+
+    say("simulating Greenland games with random bots")
+    module = find_module("greenland")
+    spent = {"table": 0.0, "candidates": 0.0}
+
+    def timed(checker: Any) -> Any:
+        def wrapped(*args: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return checker(*args)
+            finally:
+                spent["table"] += time.perf_counter() - t0
+
+        return wrapped
+
+    plain = bots.check
+
+    def candidate(*args: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return plain(*args)
+        finally:
+            spent["candidates"] += time.perf_counter() - t0
+
+    play_game(module, "standard", _random_bots(100), 100).close()  # warm the caches
+    spent.update(table=0.0, candidates=0.0)
+    bots.check = candidate
+    try:
+        t0 = time.perf_counter()
+        for seed in range(games):
+            play_game(module, "standard", _random_bots(seed), seed, wrap_checker=timed).close()
+        elapsed = time.perf_counter() - t0
+    finally:
+        bots.check = plain
+    return {
+        "sim_games_per_s": round(games / elapsed, 2),
+        "sim_check_share": round(spent["table"] / elapsed, 3),
+        "sim_candidate_check_share": round(spent["candidates"] / elapsed, 3),
+    }
+
+
+def _random_bots(seed: int) -> dict[str, Any]:
+    from .bots import RandomBot
+
+    return {c: RandomBot(seed * 10 + i) for i, c in enumerate(("red", "yellow", "green"))}

@@ -30,6 +30,7 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 #   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
 #   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
 #   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel,
+#   score(state, module) -> plain rows (dicts) for the window's score panel,
 #   complete_move(state, command, module) -> the command with what the rules make follow from it.
 HOOKS = (
     "setup",
@@ -39,6 +40,7 @@ HOOKS = (
     "checker",
     "audit",
     "phases",
+    "score",
     "complete_move",
 )
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
@@ -142,6 +144,7 @@ class Module:
     checker_path: str | None = None
     audit_path: str | None = None
     phases_path: str | None = None
+    score_path: str | None = None
     complete_move_path: str | None = None
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -283,6 +286,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "checker",
             "audit",
             "phases",
+            "score",
             "complete_move",
             "min_seats",
             "max_seats",

@@ -394,6 +394,17 @@ class MainWindow(QMainWindow):
             self.docks_menu.addAction(dock.toggleViewAction())
         self.tabifyDockWidget(self.docks["seats"], self.docks["findings"])
         self.tabifyDockWidget(self.docks["findings"], self.docks["dice"])
+        if session.module is not None and session.module.score_path:  # a module that keeps score
+            from .score_panel import ScorePanel
+
+            self.score_panel = ScorePanel(session)
+            dock = QDockWidget("Score", self)
+            dock.setObjectName("dock-score")
+            dock.setWidget(self.score_panel)
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            self.docks["score"] = dock
+            self.docks_menu.addAction(dock.toggleViewAction())
+            self.tabifyDockWidget(self.docks["findings"], dock)
         self.docks["seats"].raise_()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):

@@ -1,0 +1,368 @@
+"""Bots that play Greenland through the same doors a person uses, and the loop that lets them.
+
+A bot answers two things (the ``Bot`` protocol):
+
+- ``answer(state, need)``: any question a procedure asks (``ChoiceNeeded``:
+  a key and its options), from the options, on the table as the procedure
+  sees it when it asks;
+- ``assign(view, colour)``: the hand moves of the hunter assignment phase (E),
+  each a command the checker finds legal on the table the ones before leave
+  (``checks.check`` on every candidate; a candidate with an 'illegal'
+  finding is dropped).
+
+``RandomBot(seed)`` picks at random among legal moves and offered answers;
+``GreedyBot()`` hunts the warm biomes with the best expected yield it can
+reach, promotes a mariner when it has none, and answers to keep its cubes
+alive (it pays iron, takes trophies and cards, feeds its animals with energy).
+
+``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from tabletop.core import Command, Compound, Severity, TableState, actions
+
+from ..procedures import ChoiceNeeded
+from .checks import check
+from .payments import d_cards, pay_options
+from .view import COLOURS, ROW_PLACES, Greenland
+
+YES_NO = ("yes", "no")
+_AMOUNT = re.compile(r"(?:give|needs|which|the) (\d+)|(\d+) (?:killed|hits)")
+HIT_CHANCE = {"warm": 1 / 3, "cold": 1 / 6}  # hits are 1s and 2s on the warm side, 1s on the cold
+
+
+class Bot(Protocol):
+    def answer(self, state: TableState, need: ChoiceNeeded) -> str: ...
+
+    def assign(self, view: Greenland, colour: str) -> list[Command]: ...
+
+
+# ---- what a colour may try ---------------------------------------------------------------
+def legal(view: Greenland, command: Command, colour: str) -> bool:
+    """The checker has no 'illegal' finding for the command on this table."""
+    return not any(
+        f.severity is Severity.ILLEGAL for f in check(view.state, command, colour, view.cards)
+    )
+
+
+def hunter_move(view: Greenland, cube: str, target: str) -> Command:
+    """A cube to a card's hunting area, or (target 'rankN') a promotion paying its energy (E3)."""
+    state = view.state
+    colour = state.pieces[cube].owner
+    if target.startswith("rank"):
+        move = actions.move(state, cube, f"elder-{colour}", spot=target)
+        bowl = state.places[f"energy_{colour}"].contents
+        if view.has(colour, "free_promotion") or not bowl:
+            return move
+        pay = actions.move(state, bowl[-1], "supply_energy")
+        rank = target.removeprefix("rank")
+        return Compound(f"promote a {colour} hunter to rank {rank} (E3)", (move, pay))
+    return actions.move(state, cube, target, spot="hunters")
+
+
+def biomes(view: Greenland) -> list[str]:
+    """The cards in the rows, warm and cold (Markland and Vinland among them)."""
+    return [pid for place in ROW_PLACES for pid in view.state.places[place].contents]
+
+
+def raid_targets(view: Greenland, colour: str) -> list[str]:
+    if not view.war_chiefs(colour):
+        return []
+    found = []
+    for other in view.seats():
+        if other == colour:
+            continue
+        for pid in view.tableau(other):
+            row = view.row(pid)
+            if row.get("type") in ("daughter", "norse_animal") or row.get("hand") == "D":
+                found.append(pid)
+    return found
+
+
+def _hunters(view: Greenland, colour: str) -> list[str]:
+    """Unassigned hunters, the Alpha first."""
+    return sorted(view.unassigned(colour), key=lambda c: not c.startswith("alpha"))
+
+
+def _scratch(view: Greenland) -> Greenland:
+    return Greenland(view.state.copy(), view.cards)
+
+
+def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command]) -> bool:
+    """Add the move to ``out`` and play it on the scratch table if it is legal."""
+    command = hunter_move(view, cube, target)
+    if not legal(view, command, colour):
+        return False
+    command.apply(view.state)
+    out.append(command)
+    return True
+
+
+# ---- answers -----------------------------------------------------------------------------
+def owner_of(state: TableState, key: str, default: str | None = None) -> str | None:
+    """Whose question a choice key is: 'yellow.alpha', 'bid_red', 'snowflake_green_2', 'hay_<card>'."""
+    head, dot, _rest = key.partition(".")
+    if dot and head in COLOURS:
+        return head
+    parts = key.split("_")
+    for part in reversed(parts[1:]):
+        if part in COLOURS:
+            return part
+        if not part.isdigit():
+            break
+    if key.startswith("hay_"):
+        card = key.removeprefix("hay_")
+        for colour in COLOURS:
+            place = state.places.get(f"tableau_{colour}")
+            for pid in place.contents if place else ():
+                if state.pieces[pid].props.get("card") == card or pid == card:
+                    return colour
+    return default
+
+
+def _amount(need: ChoiceNeeded) -> int:
+    found = _AMOUNT.search(need.question)
+    return int(found.group(1) or found.group(2)) if found else 1
+
+
+def several(need: ChoiceNeeded, pick: Any) -> str | None:
+    """An answer naming several things: the Martyr Roll's dead (I2), the hits of an attack (F2)."""
+    key = need.key.rpartition(".")[2]
+    if key == "targets":  # 'how do the N hits fall on ... e.g. yellow=N,green=N'
+        victims = re.findall(r"(\w+)=N", need.question)
+        if not victims:
+            return None
+        split = dict.fromkeys(victims, 0)
+        for _ in range(_amount(need)):
+            split[pick(victims)] += 1
+        return ",".join(f"{v}={n}" for v, n in split.items() if n)
+    if key.startswith("hits_"):  # which N of your cubes die (kinds, comma-separated)
+        kinds = re.search(r"\(([a-z, ]+), comma-separated", need.question)
+        if not kinds:
+            return None
+        words = [k.strip() for k in kinds.group(1).split(",")]
+        return ",".join(pick(words) for _ in range(_amount(need)))
+    if key == "kill" and need.options:
+        return ",".join(pick(need.options) for _ in range(_amount(need)))
+    return None
+
+
+def payment(
+    state: TableState, cards: Any, need: ChoiceNeeded, colour: str, rank: Any
+) -> str | None:
+    """A payment answer (D3, H1): ``amount`` units from the options, in the order ``rank`` sorts them.
+
+    None when the key is not a payment or the culture cannot pay.
+    """
+    kind = need.key.split("_")[0]
+    if kind not in ("hay", "snowflake") or need.key.startswith("snowflake_elder"):
+        return None
+    if kind == "snowflake" and not any(o.startswith(("energy", "elder:")) for o in need.options):
+        return None  # the hunt's bog-iron question (energy/elder/none)
+    view = Greenland(state, cards)
+    _options, have = pay_options(view, colour, d_cards(view, colour) if kind == "snowflake" else ())
+    have = {unit: n for unit, n in have.items() if unit in need.options}
+    units: list[str] = []
+    for unit in sorted(have, key=rank):
+        while have[unit] and len(units) < _amount(need):
+            units.append(unit)
+            have[unit] -= 1
+    if len(units) < _amount(need):
+        return "slaughter" if "slaughter" in need.options else None
+    return ",".join(units)
+
+
+class RandomBot:
+    """Random legal choices: a random subset of hunters to random cards, random answers."""
+
+    def __init__(self, seed: int = 0, cards: Any = None) -> None:
+        self.rng = random.Random(seed)
+        self.cards = cards
+
+    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
+        colour = owner_of(state, need.key)
+        if colour and self.cards is not None:
+            paid = payment(state, self.cards, need, colour, lambda u: self.rng.random())
+            if paid is not None:
+                return paid
+        named = several(need, self.rng.choice)
+        if named is not None:
+            return named
+        if need.key.endswith("reroll"):  # a list of faces, or none
+            faces = [o for o in need.options if o != "none"]
+            return ",".join(self.rng.sample(faces, self.rng.randint(0, len(faces)))) or "none"
+        return self.rng.choice(need.options)
+
+    def assign(self, view: Greenland, colour: str) -> list[Command]:
+        self.cards = view.cards
+        view = _scratch(view)
+        targets = biomes(view)
+        out: list[Command] = []
+        for cube in _hunters(view, colour):
+            if self.rng.random() < 0.2:
+                continue  # stays home
+            roll = self.rng.random()
+            if roll < 0.1 and view.disks(colour, "energy") > 1:
+                options = [f"rank{self.rng.randint(1, 6)}"]
+            elif roll < 0.15:
+                options = raid_targets(view, colour) or targets
+            else:
+                options = targets
+            for target in self.rng.sample(options, min(3, len(options))):
+                if _try(view, cube, target, colour, out):
+                    break
+        return out
+
+    def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
+        return self.rng.sample(list(cards), len(cards))
+
+    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Any]) -> Any:
+        return self.rng.choice(list(offered)) if self.rng.random() < 0.5 else None
+
+    def attack(self, view: Greenland, colour: str, card: str) -> bool:
+        return self.rng.random() < 0.3
+
+
+# ---- the greedy bot ----------------------------------------------------------------------
+def success_chance(dice: int, hits_needed: int, p: float) -> float:
+    """P(at least ``hits_needed`` hits from ``dice`` dice, each a hit with chance p)."""
+    if hits_needed <= 0:
+        return 1.0
+    return sum(
+        math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(hits_needed, dice + 1)
+    )
+
+
+def card_value(view: Greenland, pid: str) -> float:
+    row = view.row(pid)
+    value = 2.0 * int(row.get("babies") or 0) + int(row.get("energy") or 0)
+    value += int(row.get("ivory") or 0) + 1.5 * int(row.get("iron") or 0)
+    return value + 0.5 * int(row.get("vp") or 0)
+
+
+def best_party(view: Greenland, pid: str, available: int) -> tuple[float, int]:
+    """(expected gain per hunter, hunters) for the best party on a biome, or (0, 0)."""
+    row = view.row(pid)
+    if view.is_new_world(pid) or row.get("dice") in (None, "", "infinite"):
+        return 0.0, 0
+    needed = int(row.get("dice") or 0)
+    p = HIT_CHANCE.get(view.side(pid) or "", 0.0)
+    lethal = len(row.get("attrition") or []) / 6
+    value = card_value(view, pid)
+    best = (0.0, 0)
+    for n in range(max(1, needed), min(available, needed + 4) + 1):
+        gain = success_chance(n, needed, p) * value - n * lethal * 1.5
+        if gain > 0 and gain / n > best[0]:
+            best = (gain / n, n)
+    return best
+
+
+class GreedyBot:
+    """Simple heuristics: the best reachable warm hunts, a mariner when short, keep cubes alive."""
+
+    PREFER = {"energy": 0, "discard": 1, "elder": 2}
+
+    def __init__(self, cards: Any = None) -> None:
+        self.cards = cards
+
+    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
+        key = need.key.rpartition(".")[2]
+        options = need.options
+        colour = owner_of(state, need.key)
+        if colour and self.cards is not None:
+            paid = payment(state, self.cards, need, colour, self._unit_rank)
+            if paid is not None:
+                return paid
+        named = several(need, lambda items: items[0])
+        if named is not None:
+            return named
+        if set(options) == set(YES_NO):
+            return "yes"  # alpha, modify, pay_iron, take_trophy, take_card, hunt_replacement
+        if key == "reroll":
+            return ",".join(o for o in options if o != "none") or "none"
+        if key == "snowflake":
+            return next((o for o in ("energy", "elder", "none") if o in options), options[0])
+        if key.startswith("bid_"):
+            return "1" if "1" in options else "0"
+        if key.startswith("council") and colour is None:
+            return options[0]
+        if key.startswith("sheep_"):
+            return "baby"
+        if key.startswith(("elder_", "snowflake_elder")):
+            return min(options, key=lambda o: (o.lstrip("rank")[:1] in "46", "@" not in o))
+        if colour in options:  # e.g. the Council of War: oneself
+            return colour
+        return options[0]
+
+    def _unit_rank(self, unit: str) -> tuple[int, str]:
+        head = unit.split(":")[0]
+        rank = unit.removeprefix("elder:")[:1]
+        return (self.PREFER.get(head, 3) + (2 if rank in "46" else 0), unit)
+
+    def assign(self, view: Greenland, colour: str) -> list[Command]:
+        self.cards = view.cards
+        view = _scratch(view)
+        out: list[Command] = []
+        hunters = _hunters(view, colour)
+        if not view.mariners(colour) and view.disks(colour, "energy") >= 3 and len(hunters) >= 5:
+            cube = hunters[-1]
+            if _try(view, cube, "rank6", colour, out):
+                hunters.remove(cube)
+        unreachable: set[str] = set()
+        while hunters:
+            scored = []
+            for pid in biomes(view):
+                if pid in unreachable or view.hunters_on(pid):
+                    continue
+                per, n = best_party(view, pid, len(hunters))
+                if n:
+                    scored.append((per, n, pid))
+            if not scored:
+                break
+            _per, n, pid = max(scored)
+            placed = 0
+            for cube in list(hunters[:n]):
+                if not _try(view, cube, pid, colour, out):
+                    break
+                hunters.remove(cube)
+                placed += 1
+            if placed < n:
+                unreachable.add(pid)
+                if placed:  # a party too small to hunt goes home again
+                    for command in reversed(out[-placed:]):
+                        command.inverse().apply(view.state)
+                    hunters = _hunters(view, colour)
+                    del out[-placed:]
+        return out
+
+    def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
+        return sorted(cards, key=lambda pid: -card_value(view, pid))
+
+    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Any]) -> Any:
+        """Play cards from the hand (I1, I4); nothing else."""
+        return next((a for a in offered if str(a[0]).startswith(("Domestication", "Tool"))), None)
+
+    def attack(self, view: Greenland, colour: str, card: str) -> bool:
+        return False
+
+
+def bot_named(name: str, seed: int = 0) -> Bot:
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot()
+    raise ValueError(f"no bot {name!r}: random or greedy")
+
+
+def play_game(*args: Any, **kwargs: Any) -> Any:
+    """A whole game played by bots (rules_assist/greenland/selfplay.py)."""
+    from .selfplay import play_game as play
+
+    return play(*args, **kwargs)

@@ -1,0 +1,90 @@
+"""The score panel: each culture's victory points as the table lies, final once the game is over.
+
+The module's ``score`` hook turns the table into plain rows (one per seat:
+its points by kind and in total, and whether the game is over); the panel
+shows them in a table and reads them again whenever the table changes. It
+knows no game: the columns are the rows' numbers, in the hook's order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from tabletop.core import TableError
+from tabletop.modules.setup import import_function
+
+from .session import TableSession
+
+
+def _numbers(row: dict[str, Any]) -> list[str]:
+    return [k for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)]
+
+
+class ScorePanel(QWidget):
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        module = session.module
+        self._score_of = (
+            import_function(module.score_path, "module.score")
+            if module is not None and module.score_path
+            else None
+        )
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: bold;")
+        self.title.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.verticalHeader().setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table, 1)
+        self.rows: list[dict[str, Any]] = []
+        self.final = False
+        session.changed.connect(lambda _change: self.refresh())
+        session.reset.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self._score_of is None:
+            self.title.setText("This module has no scoring.")
+            self.table.setRowCount(0)
+            return
+        try:
+            rows = list(self._score_of(self.session.state, self.session.module))
+        except TableError as exc:  # a table the rules cannot read: say so, keep the window
+            self.title.setText(f"The score cannot be counted: {exc}")
+            return
+        self.rows = rows
+        self.final = any(row.get("final") for row in rows)
+        ending = next((row.get("ending") for row in rows if row.get("ending")), None)
+        self.title.setText(
+            f"Final score — {ending}" if self.final else "Projected score (if the game ended now)"
+        )
+        kinds = _numbers(rows[0]) if rows else []
+        self.table.setColumnCount(len(kinds) + 1)
+        self.table.setHorizontalHeaderLabels(["Culture", *[k.capitalize() for k in kinds]])
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            name = self.session.seat_name(row.get("colour"))
+            if row.get("extinct"):
+                name += " (extinct)"
+            self.table.setItem(r, 0, QTableWidgetItem(name))
+            for c, kind in enumerate(kinds, start=1):
+                item = QTableWidgetItem(str(row.get(kind, "")))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if kind == "total":
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+
+    def totals(self) -> dict[str, int]:
+        """Each seat's total as shown (for tests and tooltips)."""
+        return {row["colour"]: row.get("total", 0) for row in self.rows}
