@@ -2,9 +2,11 @@
 
 A procedure is a function ``procedure(ctx, **params)`` that reads the table
 through ``ctx.state`` and changes it only through ``ctx`` (moves, flips,
-counters, rolls). Every step is applied to a scratch copy as it is made, so
-later steps see the earlier ones; at the end the steps become one compound
-command submitted through the table's pipeline: one log entry, one undo.
+counters, rolls). Every step is applied as it is made, so later steps see the
+earlier ones; when the procedure ends (or stops) its steps are taken back by
+their exact inverses, and on success they become one compound command
+submitted through the table's pipeline: one log entry, one undo, and the
+views told once.
 
 Dice are rolled on the table's physical dice (in batches when there are more
 hunters than dice); the randomizer proposes the faces or takes forced ones in
@@ -51,16 +53,16 @@ class ProcedureContext:
     ) -> None:
         self.table = table
         self.actor = actor
-        self.state: TableState = table.state.copy()
+        self.state: TableState = (
+            table.state
+        )  # steps are taken back before the compound is submitted
         self.choices = dict(choices or {})
         self.steps: list[Command] = []
         self.notes: list[str] = []
         self.rolls: list[tuple[str, list[int]]] = []  # (what, faces) for the record
-        self._dice = (
-            list(dice)
-            if dice is not None
-            else [p.id for p in table.state.pieces.values() if p.props.get("faces")]
-        )
+        self._dice: list[str] | None = (
+            list(dice) if dice is not None else None
+        )  # found on the first roll
 
     # ---- changing the scratch table ----------------------------------------
     def do(self, command: Command) -> Command:
@@ -104,6 +106,8 @@ class ProcedureContext:
         """Roll ``count`` dice (the table's dice, in batches) and return the faces in order."""
         if count <= 0:
             return []
+        if self._dice is None:
+            self._dice = [p.id for p in self.state.pieces.values() if p.props.get("faces")]
         if not self._dice:
             raise ProcedureError("there are no dice on the table")
         faces: list[int] = []
@@ -131,6 +135,11 @@ class ProcedureContext:
                 return option
         return answer
 
+    def take_back(self) -> None:
+        """Undo every step on the table, last first: the procedure's steps go in as one compound."""
+        for command in reversed(self.steps):
+            command.inverse().apply(self.state)
+
     def compound(self, label: str, procedure: str) -> Compound:
         text = label if not self.notes else f"{label}: {'; '.join(self.notes)}"
         return Compound(text, tuple(self.steps), procedure)
@@ -152,9 +161,12 @@ def run_procedure(
     as they were.
     """
     mark = table.random.mark()
+    ctx = ProcedureContext(table, actor, choices)
     try:
-        ctx = ProcedureContext(table, actor, choices)
-        label = procedure(ctx, **params)
+        try:
+            label = procedure(ctx, **params)
+        finally:
+            ctx.take_back()  # the table is as it was; the compound applies the steps again
         if not ctx.steps:
             table.random.restore(mark)
             return None

@@ -91,8 +91,17 @@ def _hunters(view: Greenland, colour: str) -> list[str]:
     return sorted(view.unassigned(colour), key=lambda c: not c.startswith("alpha"))
 
 
-def _scratch(view: Greenland) -> Greenland:
-    return Greenland(view.state.copy(), view.cards)
+def planned(method: Any) -> Any:
+    """An assign method plans on the live table (each legal move played so the next sees it) and
+    takes its moves back before returning them: the table is as it was, with no copy made."""
+
+    def assign(self: Any, view: Greenland, colour: str) -> list[Command]:
+        moves = method(self, view, colour)
+        for command in reversed(moves):
+            command.inverse().apply(view.state)
+        return moves
+
+    return assign
 
 
 def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command]) -> bool:
@@ -200,9 +209,9 @@ class RandomBot:
             return ",".join(self.rng.sample(faces, self.rng.randint(0, len(faces)))) or "none"
         return self.rng.choice(need.options)
 
+    @planned
     def assign(self, view: Greenland, colour: str) -> list[Command]:
         self.cards = view.cards
-        view = _scratch(view)
         targets = biomes(view)
         out: list[Command] = []
         for cube in _hunters(view, colour):
@@ -306,9 +315,9 @@ class GreedyBot:
         rank = unit.removeprefix("elder:")[:1]
         return (self.PREFER.get(head, 3) + (2 if rank in "46" else 0), unit)
 
+    @planned
     def assign(self, view: Greenland, colour: str) -> list[Command]:
         self.cards = view.cards
-        view = _scratch(view)
         out: list[Command] = []
         hunters = _hunters(view, colour)
         if not view.mariners(colour) and view.disks(colour, "energy") >= 3 and len(hunters) >= 5:

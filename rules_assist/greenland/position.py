@@ -430,7 +430,9 @@ def _cubes_and_disks(
         for rank, count in sorted(elders.items()):
             put(count, f"elder-{seat}", f"rank{rank}")
         for other, count in c.missionaries.items():
-            put(count, f"elder-{other}", "rank1")  # missionaries and representatives sit on rank 1 (I5)
+            put(
+                count, f"elder-{other}", "rank1"
+            )  # missionaries and representatives sit on rank 1 (I5)
         for name, count in c.colonists.items():
             pid = cards.by_name(name)[0]["card"]
             if state.pieces[pid].place not in (

@@ -122,10 +122,14 @@ class Greenland:
         ]
 
     def husband(self, daughter: str) -> str | None:
-        if daughter not in self.state.places:
+        place = self.state.places.get(daughter)
+        if place is None:
             return None
-        on = self.state.contents(daughter, "exogamy")
-        return on[0] if on else None
+        pieces = self.state.pieces
+        for pid in place.contents:
+            if pieces[pid].spot == "exogamy":
+                return pid
+        return None
 
     def assigned_cards(self, colour: str, cubes: list[Piece] | None = None) -> dict[str, int]:
         """Cards (not elder cards) where ``colour`` has hunters or colonists, with how many."""
@@ -147,12 +151,15 @@ class Greenland:
     def wives(self, colour: str) -> list[str]:
         """Daughters in other tableaus married to a husband of ``colour`` (F1: abilities are shared)."""
         found = []
+        places, pieces = self.state.places, self.state.pieces
         for other in COLOURS:
-            if other == colour:
+            if other == colour or f"tableau_{other}" not in places:
                 continue
-            for pid in self.tableau(other):
+            for pid in places[f"tableau_{other}"].contents:
+                if pid not in places:  # a card without regions cannot hold a husband
+                    continue
                 husband = self.husband(pid)
-                if husband is not None and self.state.pieces[husband].owner == colour:
+                if husband is not None and pieces[husband].owner == colour:
                     found.append(pid)
         return found
 

@@ -135,15 +135,19 @@ def build_sequence(
 ) -> Compound:
     """Build a compound from builder callables ``f(state) -> Command``, each seeing the steps before it.
 
-    The steps are applied to a scratch copy of the state as they are built; the
-    real table is not touched until the compound is submitted.
+    Each step is applied to ``state`` as it is built, so the next builder sees
+    it, and every step is taken back (exact inverses, last first) before the
+    compound is returned: the state is as it was, and nobody was notified.
     """
-    scratch = state.copy()
     steps: list[Command] = []
-    for build in builders:
-        command = build(scratch)
-        command.apply(scratch)
-        steps.append(command)
+    try:
+        for build in builders:
+            command = build(state)
+            command.apply(state)
+            steps.append(command)
+    finally:
+        for command in reversed(steps):
+            command.inverse().apply(state)
     return Compound(label, tuple(steps), procedure)
 
 

@@ -51,6 +51,17 @@ class Piece:
         faces = self.props.get("faces")
         return list(faces) if faces is not None else None
 
+    def copy(self) -> Piece:
+        other = Piece.__new__(Piece)
+        other.id, other.kind, other.owner = self.id, self.kind, self.owner
+        other.place, other.spot, other.x, other.y = self.place, self.spot, self.x, self.y
+        other.face_up, other.rotation, other.value = self.face_up, self.rotation, self.value
+        other.props = {
+            k: (list(v) if type(v) is list else dict(v) if type(v) is dict else v)
+            for k, v in self.props.items()
+        }
+        return other
+
     def record(self) -> dict[str, Any]:
         """The piece's identity and looks, without where it lies (that belongs to moves).
 

@@ -108,6 +108,22 @@ class Place:
         if kind == "regions" and parent is None:
             raise FormatError(f"place {id!r}: a regions place needs its parent piece")
 
+    def copy(self) -> Place:
+        """The same place with its own list of contents (specs and board graphs are shared: never changed)."""
+        other = Place.__new__(Place)
+        other.id, other.kind, other.label, other.owner = self.id, self.kind, self.label, self.owner
+        other.capacity, other.spots, other.board, other.parent = (
+            self.capacity,
+            self.spots,
+            self.board,
+            self.parent,
+        )
+        other._graph, other.spaces, other._spot_set = self._graph, self.spaces, self._spot_set
+        other.contents = list(self.contents)
+        other.props = dict(self.props)
+        other.layout = dict(self.layout)
+        return other
+
     @property
     def ordered(self) -> bool:
         return self.kind in ORDERED_KINDS

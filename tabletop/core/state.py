@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections import Counter
@@ -148,7 +149,14 @@ class TableState:
         return state
 
     def copy(self) -> TableState:
-        return TableState.from_dict(json.loads(json.dumps(self.to_dict())))
+        """An independent copy (pieces, places and their lists and properties copied; board specs shared)."""
+        other = TableState(self.seats)
+        other.counters = copy.deepcopy(self.counters)
+        for pid, piece in self.pieces.items():
+            other.pieces[pid] = piece.copy()
+        for place_id, place in self.places.items():
+            other.places[place_id] = place.copy()
+        return other
 
     def digest(self) -> str:
         """A sha256 of the canonical state: equal tables have equal digests."""
