@@ -173,7 +173,9 @@ def payment(
     kind = need.key.split("_")[0]
     if kind not in ("hay", "snowflake") or need.key.startswith("snowflake_elder"):
         return None
-    if kind == "snowflake" and not any(o.startswith(("energy", "elder:")) for o in need.options):
+    if kind == "snowflake" and not any(
+        o.startswith(("energy", "elder:", "discard:", "ivory", "iron")) for o in need.options
+    ):
         return None  # the hunt's bog-iron question (energy/elder/none)
     view = Greenland(state, cards)
     _options, have = pay_options(view, colour, d_cards(view, colour) if kind == "snowflake" else ())

@@ -31,6 +31,7 @@ PROCEDURE_MODULES = (
     "rules_assist.greenland.negotiation",
     "rules_assist.greenland.hands",
     "rules_assist.greenland.elders",
+    "rules_assist.greenland.solitaire",
 )
 
 

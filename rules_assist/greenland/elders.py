@@ -176,6 +176,13 @@ def _acting(
 
 
 def _pay(ctx: ProcedureContext, colour: str, kind: str, action: str, section: str) -> None:
+    if kind == "energy" and ctx.state.counters.get("variant") == "solitaire":
+        held = [
+            k for k in ("energy", "ivory", "iron") if ctx.state.places[f"{k}_{colour}"].contents
+        ]
+        if held and held != ["energy"]:  # K: ivory or iron may be spent as if orange; asked
+            question = f"{action} ({section}) costs one energy: {colour} pays with (K: ivory and iron count as energy)"
+            kind = str(ctx.choose(f"energy_{colour}", question, held))
     if not ctx.state.places[f"{kind}_{colour}"].contents:
         raise ProcedureError(f"{action} ({section}) costs one {kind}; {colour} has none")
     spend(ctx, colour, kind)

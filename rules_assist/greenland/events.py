@@ -118,7 +118,10 @@ def resolve_event(
         elif kind == "snowflake":
             snowflake(ctx, arg, cards, suffix)
         elif kind == "cooling":
-            cool(ctx, cards)
+            if view.counter("variant") == "solitaire":  # K: cooling decimates: number its keys
+                suffix = f"_{asked['decimate'] + 1}" if asked["decimate"] else ""
+                asked["decimate"] += 1
+            cool(ctx, cards, suffix)
         elif kind == "die_off":
             die_off(ctx, cards)
         elif kind == "breakage":
@@ -333,12 +336,28 @@ def snowflake(
 
 
 # ---- D4 global cooling -------------------------------------------------------------
-def cool(ctx: ProcedureContext, cards: Cards | None = None) -> str:
+SOLITAIRE_COOLED = "solitaire.cooled"  # counter: the turn a cooling last took effect (K)
+
+
+def cool(ctx: ProcedureContext, cards: Cards | None = None, suffix: str = "") -> str:
     """D4: in each row the warm card furthest from the deck goes to the far end of the cold side.
 
     With no warm card left, the deep freeze takes the cold card nearest the deck out of the game.
+    In the solitaire game (K) a cooling on turn 1 is ignored, a second one in a turn counts as
+    none, and otherwise every culture is decimated (D2) after the cards move (choices
+    ``elder_<colour>``, numbered like a decimation icon's).
     """
     view = view_of(ctx.state, cards)
+    solitaire = view.counter("variant") == "solitaire"
+    if solitaire:
+        turn = view.counter("turn", 1)
+        if turn == 1:
+            ctx.note("the solitaire game ignores global cooling on the first turn (K)")
+            return "Global cooling ignored"
+        if view.counter(SOLITAIRE_COOLED) == turn:
+            ctx.note("a second global cooling this turn counts as none (K)")
+            return "Global cooling ignored"
+        ctx.set_counter(SOLITAIRE_COOLED, turn)
     for row in ROWS:
         warm = ctx.state.places[f"{row}_warm"].contents
         cold = ctx.state.places[f"{row}_cold"].contents
@@ -352,6 +371,9 @@ def cool(ctx: ProcedureContext, cards: Cards | None = None) -> str:
             ctx.note(f"deep freeze: {view.name(pid)} leaves the {row} row and the game")
         else:
             ctx.note(f"the {row} row is empty")
+    if solitaire:
+        for colour in _order(view):
+            _decimate_one(ctx, view, colour, "global cooling (K)", suffix)
     return "Global cooling"
 
 

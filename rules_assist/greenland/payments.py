@@ -23,6 +23,14 @@ from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError
 from .view import COLOURS, WOODPILE, Greenland
 
 DISKS = ("energy", "ivory", "iron")
+SUBSTITUTES = ("ivory", "iron")  # K: in the solitaire game they may be spent as if orange
+
+
+def substitutes(view: Greenland, colour: str) -> dict[str, int]:
+    """K: the ivory and iron a culture may spend as energy (solitaire only), by kind."""
+    if view.counter("variant") != "solitaire":
+        return {}
+    return {kind: n for kind in SUBSTITUTES if (n := view.disks(colour, kind))}
 
 
 # ---- choices ---------------------------------------------------------------------
@@ -190,15 +198,23 @@ def pay_options(
         have[f"elder:{label}"] = len(cubes)
     for pid in discards:
         have[f"discard:{row_id(view, pid)}"] = 1
+    have.update(substitutes(view, colour))  # K: offered beside energy, never taken unasked
     return list(have), have
 
 
-def parse_units(text: str, amount: int, have: dict[str, int], what: str) -> list[str]:
-    """A payment answer read as ``amount`` units; ProcedureError naming what is wrong."""
+def parse_units(
+    text: str, amount: int, have: dict[str, int], what: str, least: int | None = None
+) -> list[str]:
+    """A payment answer read as ``amount`` units (or ``least`` to ``amount``); ProcedureError
+    naming what is wrong."""
     units = [u.strip() for u in text.replace("+", ",").split(",") if u.strip()]
+    if units == ["none"] and least == 0:
+        units = []
     if len(units) == 1 and amount > 1 and not units[0].startswith("discard:"):
         units = units * amount
-    if len(units) != amount:
+    if least is not None and least <= len(units) <= amount:
+        pass
+    elif len(units) != amount:
         raise ProcedureError(f"{what}: {text!r} pays {len(units)}, not {amount}")
     for unit, n in Counter(units).items():
         if unit not in have:
@@ -216,6 +232,8 @@ def pay_units(
     for unit in units:
         if unit == "energy":
             paid["energy"] += spend(ctx, colour, "energy")
+        elif unit in SUBSTITUTES:  # K: ivory or iron spent as if orange
+            paid[unit] = paid.get(unit, 0) + spend(ctx, colour, unit)
         elif unit.startswith("elder:"):
             label = unit.removeprefix("elder:")
             kill_elder(ctx, elder_cubes(view, colour)[label][-1])
@@ -232,6 +250,9 @@ def describe_payment(paid: dict[str, Any]) -> str:
     parts = []
     if paid["energy"]:
         parts.append(f"{paid['energy']} energy")
+    for kind in SUBSTITUTES:
+        if paid.get(kind):
+            parts.append(f"{paid[kind]} {kind} as energy (K)")
     for label in paid["elders"]:
         rank, _, card = label.partition("@")
         parts.append(f"the rank-{rank} elder" + (f" on the {card} elder card" if card else ""))
@@ -259,6 +280,19 @@ def pay(
     if amount <= 0:
         return None
     options, have = pay_options(view, colour, discards)
+    if any(unit in SUBSTITUTES for unit in have):
+        # K: ivory and iron may stand in for energy; the player always says which units go,
+        # paying at least what the other means allow and at most what is owed
+        least = min(amount, sum(n for unit, n in have.items() if unit not in SUBSTITUTES))
+        most = min(amount, sum(have.values()))
+        text = answer(
+            ctx,
+            key,
+            f"{question}: give {most} of these (at least {least}; ivory and iron count as"
+            " energy, K), separated by commas" + (", or none" if not least else ""),
+            options + (["none"] if not least else []),
+        )
+        return pay_units(ctx, view, colour, parse_units(text, most, have, question, least))
     if sum(have.values()) <= amount:
         units = [unit for unit, n in have.items() for _ in range(n)]
     elif len(options) == 1:

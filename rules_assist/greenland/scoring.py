@@ -21,6 +21,12 @@ polytheist elder card is a missionary and scores nothing.
 A culture whose cubes are all in Valhalla is extinct (J1): it scores 0 and
 its entry says ``extinct: True``.
 
+In the solitaire or cooperative game (K) every culture's entry also says
+``shared_victory``: True only when the game is over and all three cultures
+survive with unassigned hunters or colonists. Our reading of "unassigned
+hunters" is D2's: any cube outside the elder cards, the husbands and Valhalla
+(a hunter still on a card counts); a colonist is a cube on a New World card.
+
 ``game_over(view)`` says why the game is over, or None (J).
 ``score_table(state, module)`` is the module's ``score`` hook: plain rows for
 the window's score panel.
@@ -122,8 +128,31 @@ def score_of(view: Greenland, colour: str) -> dict[str, Any]:
 
 
 def score(view: Greenland) -> dict[str, dict[str, Any]]:
-    """Each seated culture's victory points by kind and in total (J)."""
-    return {colour: score_of(view, colour) for colour in view.seats()}
+    """Each seated culture's victory points by kind and in total (J); K's shared victory in solitaire."""
+    points = {colour: score_of(view, colour) for colour in view.seats()}
+    if view.counter("variant") == "solitaire":
+        won = shared_victory(view)
+        for entry in points.values():
+            entry["shared_victory"] = won
+    return points
+
+
+def has_hunters_or_colonists(view: Greenland, colour: str) -> bool:
+    """K: a cube of the colour that is neither an elder, a husband nor in Valhalla."""
+    for cube in view.cubes(colour):
+        if cube.place.startswith(("valhalla_", "elder-")) or cube.spot == "exogamy":
+            continue
+        return True
+    return False
+
+
+def shared_victory(view: Greenland) -> bool:
+    """K: the game is over and all three cultures survive with unassigned hunters or colonists."""
+    if game_over(view) is None:
+        return False
+    return all(
+        colour in view.seats() and has_hunters_or_colonists(view, colour) for colour in COLOURS
+    )
 
 
 def game_over(view: Greenland) -> str | None:

@@ -214,7 +214,12 @@ def following(turn: int, phase: str) -> tuple[int, str]:
 
 
 def game_ends(view: Greenland) -> str | None:
-    """J: the game ends after the turn of the last event, or when both rows are empty."""
+    """J: the game ends after the turn of the last event, or when both rows are empty.
+
+    The solitaire game (K) also ends after its 16th turn.
+    """
+    if view.counter("variant") == "solitaire" and int(view.counter("turn", 1) or 1) >= 16:
+        return "the 16th turn is over (K)"
     if not view.state.places["event_deck"].contents:
         return "the event deck is used up"
     if not any(
