@@ -107,6 +107,13 @@ def _parser() -> argparse.ArgumentParser:
         "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
     )
     p.add_argument("--seed", type=int, help="the seed of a new game")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SEAT=BOT",
+        help="give a seat to one of the module's bots, e.g. --bot yellow=greedy (repeatable)",
+    )
 
     p = sub.add_parser("render", help="draw a game's table into a PNG, SVG or PDF snapshot")
     p.add_argument("file", help="a game log (.jsonl)")
@@ -385,7 +392,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.screenshot is not None:
         _check_folder(args.screenshot)
-    return play(args.target, args.screenshot, args.seed)
+    bots: dict[str, str] = {}
+    for text in args.bot:
+        seat, sep, kind = text.partition("=")
+        if not sep or not seat.strip() or not kind.strip():
+            raise CliError(f"--bot {text!r}: write it as SEAT=BOT, e.g. --bot yellow=greedy")
+        bots[seat.strip()] = kind.strip()
+    return play(args.target, args.screenshot, args.seed, bots)
 
 
 def _check_folder(path: str) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..procedures import ProcedureContext
+from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .payments import (
     answer,
@@ -55,10 +55,14 @@ def raided(view: Greenland, pid: str) -> bool:
 def feed_animals(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     """H: every culture pays hay for its D cards or slaughters them, then gains their babies."""
     view = view_of(ctx.state, cards)
+    turn = view.counter("turn", 1)
+    if view.counter("animals.fed") == turn:
+        raise ProcedureError(f"the domestic animals have been fed in turn {turn} (H)")
     for colour in player_order(view, current_first(view)):
         for pid in d_cards(view, colour):
             if _hay(ctx, view, colour, pid):
                 _milk(ctx, view, colour, pid)
+    ctx.set_counter("animals.fed", turn)
     return "Domestic animals"
 
 

@@ -176,7 +176,7 @@ def payment(
     if kind == "snowflake" and not any(
         o.startswith(("energy", "elder:", "discard:", "ivory", "iron")) for o in need.options
     ):
-        return None  # the hunt's bog-iron question (energy/elder/none)
+        return None  # a snowflake's use (energy, elder or none) is not a payment
     view = Greenland(state, cards)
     _options, have = pay_options(view, colour, d_cards(view, colour) if kind == "snowflake" else ())
     have = {unit: n for unit, n in have.items() if unit in need.options}
@@ -377,3 +377,180 @@ def play_game(*args: Any, **kwargs: Any) -> Any:
     from .selfplay import play_game as play
 
     return play(*args, **kwargs)
+
+
+# ---- bots at the window's table --------------------------------------------------------------
+class _DeckOfTheGame:
+    """A bot that reads the deck rows of the game it is asked about (for its payment answers)."""
+
+    cards: Any
+
+    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
+        if self.cards is None:
+            from .sequence import cards_for
+
+            self.cards = cards_for(state)
+        return super().answer(state, need)  # type: ignore[misc]
+
+
+class SeatedRandomBot(_DeckOfTheGame, RandomBot):
+    """RandomBot at the window's table."""
+
+
+class SeatedGreedyBot(_DeckOfTheGame, GreedyBot):
+    """GreedyBot at the window's table."""
+
+
+def window_bots() -> dict[str, Any]:
+    """The module's ``bots`` hook: the bots a seat can be given in the window, by name."""
+    return {"random": lambda seed: SeatedRandomBot(seed), "greedy": lambda seed: SeatedGreedyBot()}
+
+
+def _moving(state: TableState, module: Any, colour: str) -> tuple[Greenland, str] | None:
+    """(view, phase) when ``colour`` has moves of its own to play now, else None.
+
+    The assignment phase (E): a culture that has not finished; the negotiation (F)
+    and elder (I) phases: the culture whose move it is; the hunt (G): the first
+    player, who picks the cards' order (A4), while a card is left to hunt.
+    """
+    from .deck import Cards
+    from .sequence import hunt_steps, status
+
+    view = Greenland(state, Cards.of(module))
+    now = status(view)
+    phase = now["phase"]
+    if now["game_over"]:
+        return None
+    if phase == "assignment":
+        waiting = colour in now["order"] and colour not in now["done"]
+        return (view, phase) if waiting else None
+    if phase in ("negotiation", "elders"):
+        return (view, phase) if now["whose_move"] == colour else None
+    if phase == "hunt" and now["first_player"] == colour and hunt_steps(view, view.cards):
+        return view, phase
+    return None
+
+
+def bot_waiting(state: TableState, module: Any, colour: str) -> bool:
+    """The culture has moves of its own to play now (see ``_moving``)."""
+    return _moving(state, module, colour) is not None
+
+
+def bot_turn(table: Any, module: Any, colour: str, bot: Bot, run_step: Any) -> bool:
+    """Play what ``colour`` does now with ``bot``; True if the table changed.
+
+    Moves go through ``table.submit`` as ``colour``; procedures go through
+    ``run_step(step) -> bool``, the window's phase panel, which routes each
+    question to the seat it belongs to (a bot's own answers, a person's dialog).
+    Assignment (E): its hunter moves (a refused move ends the plan), then it
+    finishes. Negotiation (F): the attacks it wants, then it finishes. Elder
+    actions (I): the actions it picks, then it finishes. Hunt (G): as first
+    player it hunts every card in the order it prefers.
+    """
+    from tabletop.core import Refused
+
+    from ..phases import Step
+    from .sequence import finish, hunt_steps
+
+    found = _moving(table.state, module, colour)
+    if found is None:
+        return False
+    view, phase = found
+    if getattr(bot, "cards", "none") is None:
+        bot.cards = view.cards  # type: ignore[attr-defined]
+    done = Step(
+        f"{colour}: done",
+        "greenland.finish",
+        finish,
+        {"colour": colour, "cards": view.cards},
+        actor=colour,
+    )
+    if phase == "assignment":
+        for command in bot.assign(view, colour):
+            try:
+                table.submit(command, colour)
+            except Refused:
+                break
+        return run_step(done)
+    if phase == "negotiation":
+        from .negotiation import panel_steps
+
+        pick = getattr(bot, "attack", None)
+        tried: set[str] = set()
+        while pick is not None:
+            view = Greenland(table.state, view.cards)
+            steps = [
+                s
+                for s in panel_steps(view, view.cards)
+                if s.name == "greenland.attack" and s.actor == colour and s.label not in tried
+            ]
+            step = next((s for s in steps if pick(view, colour, s.params["card"])), None)
+            if step is None:
+                break
+            tried.add(step.label)
+            run_step(step)
+        return run_step(done)
+    if phase == "elders":
+        from .elders import available_actions
+
+        pick = getattr(bot, "elder_action", None)
+        for _ in range(8):
+            view = Greenland(table.state, view.cards)
+            offered = available_actions(view, colour)
+            action = pick(view, colour, offered) if offered and pick else None
+            if action is None:
+                break
+            label, procedure, params = action
+            step = Step(label, f"greenland.elder.{procedure.__name__}", procedure, params, colour)
+            if not run_step(step):
+                break
+        return run_step(done)
+    changed = False  # the hunt: every card, in the order the bot prefers
+    for _ in range(64):
+        view = Greenland(table.state, view.cards)
+        steps = {s.params["card"]: s for s in hunt_steps(view, view.cards)}
+        if not steps:
+            break
+        order = getattr(bot, "hunt_order", None)
+        card = (order(view, list(steps)) if order else list(steps))[0]
+        if not run_step(steps[card]):
+            break
+        changed = True
+    return changed
+
+
+def question_owner(state: TableState, module: Any, step: Any, key: str) -> str | None:
+    """Whose question ``key`` is when the window's phase panel runs ``step`` (None: nobody's own).
+
+    The colour the key names (``owner_of``); for a key naming none, the owner of
+    the animal a hay key names (H1), the one culture hunting the card (G: its
+    questions are not qualified then), the colour the step is about, or for the
+    Council of War (A2) the first player.
+    """
+    from .deck import Cards
+    from .hunt import hunt_order as card_order
+    from .payments import row_id
+    from .sequence import current_first
+
+    colour = owner_of(state, key)
+    if colour is not None:
+        return colour
+    view = Greenland(state, Cards.of(module))
+    if key.startswith("hay_"):
+        card = key.removeprefix("hay_")
+        for seat in view.seats():
+            place = state.places.get(f"tableau_{seat}")
+            if any(row_id(view, pid) == card for pid in (place.contents if place else ())):
+                return seat
+    params = getattr(step, "params", {}) or {}
+    if getattr(step, "name", "") == "greenland.hunt" and params.get("card") in state.pieces:
+        hunters = card_order(view, params["card"])
+        if len(hunters) == 1:
+            return hunters[0]
+    if params.get("colour") in COLOURS:
+        return params["colour"]
+    if getattr(step, "actor", None) in COLOURS:
+        return step.actor
+    if key == "council":
+        return current_first(view)
+    return None

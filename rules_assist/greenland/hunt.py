@@ -180,6 +180,11 @@ def hunt_card(ctx: ProcedureContext, card: str, cards: Cards | None = None) -> s
         done.add(waiting[0])
         if h.replacement is not None:  # G7: the others hunt the card that replaced it
             current, done = h.replacement, set()
+    hunted = list(view.counter("hunt.done") or [])
+    for pid in (card, current):
+        if pid not in hunted:
+            hunted.append(pid)
+    ctx.set_counter("hunt.done", hunted)  # the phase panel offers each card once a turn
     if len(results) == 1:
         for part in results[0].parts:
             ctx.note(part)

@@ -250,6 +250,8 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     ctx.set_counter("phase", new_phase)
     if view.counter("phase.done"):
         ctx.set_counter("phase.done", None)
+    if view.counter("hunt.done"):
+        ctx.set_counter("hunt.done", None)
     name, section = PHASE_NAMES[new_phase]
     return f"Turn {new_turn}: {name} ({section})"
 
@@ -337,12 +339,13 @@ def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
 
 
 # ---- the window's phase panel ----------------------------------------------------------
-def _hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
+def hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
     """One button per card with hunters or raiders on it; the first player picks the order (A4)."""
     from ..phases import Step
     from .hunt import hunt_card
 
     steps = []
+    hunted = set(view.counter("hunt.done") or ())
     for place in (
         "north_warm",
         "north_cold",
@@ -352,7 +355,7 @@ def _hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
     ):
         for pid in view.state.places[place].contents if place in view.state.places else ():
             hunters = view.hunters_on(pid)
-            if not hunters:
+            if not hunters or pid in hunted:
                 continue
             who = ", ".join(
                 f"{colour} {sum(1 for h in hunters if view.state.pieces[h].owner == colour)}"
@@ -397,7 +400,7 @@ def phase_status(state: Any, module: Any) -> Any:
                 )
             )
         elif phase == "hunt":
-            steps += _hunt_steps(view, cards)
+            steps += hunt_steps(view, cards)
         elif phase == "elders":
             from .elders import phase_steps
 
@@ -406,7 +409,7 @@ def phase_status(state: Any, module: Any) -> Any:
             from .negotiation import panel_steps
 
             steps += panel_steps(view, cards)
-        elif phase == "animals":
+        elif phase == "animals" and view.counter("animals.fed") != turn:
             steps.append(
                 Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})
             )

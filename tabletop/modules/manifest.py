@@ -31,7 +31,10 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 #   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
 #   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel,
 #   score(state, module) -> plain rows (dicts) for the window's score panel,
-#   complete_move(state, command, module) -> the command with what the rules make follow from it.
+#   complete_move(state, command, module) -> the command with what the rules make follow from it,
+#   bots() -> {name: factory(seed) -> bot} for the window's bot seats; the same Python module gives
+#     bot_turn(table, module, colour, bot, run_step) -> bool and may give bot_waiting(state, module, colour),
+#     question_owner(state, module, step, key) or owner_of(state, key, default): whose question.
 HOOKS = (
     "setup",
     "summary",
@@ -42,6 +45,7 @@ HOOKS = (
     "phases",
     "score",
     "complete_move",
+    "bots",
 )
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
@@ -146,6 +150,7 @@ class Module:
     phases_path: str | None = None
     score_path: str | None = None
     complete_move_path: str | None = None
+    bots_path: str | None = None
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -274,24 +279,8 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     r.unknown(
         head,
         path,
-        {
-            "id",
-            "name",
-            "version",
-            "description",
-            "setup",
-            "summary",
-            "deck_check",
-            "card_view",
-            "checker",
-            "audit",
-            "phases",
-            "score",
-            "complete_move",
-            "min_seats",
-            "max_seats",
-            "default_seats",
-        },
+        {"id", "name", "version", "description", "min_seats", "max_seats", "default_seats"}
+        | set(HOOKS),
     )
     module = Module(
         id=r.get(head, path, "id", str, required=True, default=""),

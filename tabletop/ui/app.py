@@ -25,8 +25,16 @@ def has_display() -> bool:
     return True
 
 
-def play(target: str | None = None, screenshot: str | None = None, seed: int | None = None) -> int:
-    """Open the window; with ``screenshot``, grab it into that PNG and quit. Returns an exit code."""
+def play(
+    target: str | None = None,
+    screenshot: str | None = None,
+    seed: int | None = None,
+    bots: dict[str, str] | None = None,
+) -> int:
+    """Open the window; with ``screenshot``, grab it into that PNG and quit. Returns an exit code.
+
+    ``bots`` gives seats to the module's bots ({seat: bot name}).
+    """
     if screenshot is None and not has_display():
         print(f"tabletop play: {NO_DISPLAY}", file=sys.stderr)
         return NO_DISPLAY_EXIT
@@ -66,10 +74,32 @@ def play(target: str | None = None, screenshot: str | None = None, seed: int | N
         if opened is None:
             print(f"tabletop play: {window.statusBar().currentMessage()}", file=sys.stderr)
             return 2
+    problem = _seat_bots(window.session, bots or {})
+    if problem:
+        print(f"tabletop play: --bot: {problem}", file=sys.stderr)
+        return 2
     window.show()
     if screenshot is not None:
         return _grab(app, window, screenshot)
     return app.exec()
+
+
+def _seat_bots(session, bots: dict[str, str]) -> str | None:  # noqa: ANN001 - a TableSession
+    """Give the seats to their bots; what is wrong, or None."""
+    if not bots:
+        return None
+    seats = [s.id for s in session.game.header.seats]
+    kinds = session.bot_kinds()
+    if not kinds:
+        return f"the module {session.game.header.module} has no bots"
+    for seat, kind in bots.items():
+        if seat not in seats:
+            return f"there is no seat {seat!r} (seats: {', '.join(seats)})"
+        if kind not in kinds:
+            return f"there is no bot {kind!r} (bots: {', '.join(kinds)})"
+    for seat, kind in bots.items():
+        session.set_bot(seat, kind)
+    return None
 
 
 def _grab(app, window, path: str) -> int:  # noqa: ANN001

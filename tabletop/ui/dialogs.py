@@ -83,6 +83,7 @@ class NewGameDialog(QDialog):
         while self.seats_grid.count():
             widget = self.seats_grid.takeAt(0).widget()
             if widget is not None:
+                widget.hide()
                 widget.deleteLater()
         self._seat_rows.clear()
         self.variant_box.clear()

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
     QSpinBox,
     QToolButton,
@@ -151,17 +152,59 @@ class SeatsPanel(QWidget):
         self.list = QListWidget()
         self.list.setToolTip("Double-click a seat to pass the screen to its player")
         self.pass_button = QPushButton("Pass the screen…")
+        self.bot_button = QPushButton(
+            "Seat to a bot…", toolTip="Give the selected seat to a bot, or back to a person"
+        )
+        self.bot_button.setVisible(bool(session.bot_kinds()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.list)
-        layout.addWidget(self.pass_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.pass_button)
+        buttons.addWidget(self.bot_button)
+        layout.addLayout(buttons)
         self.list.itemDoubleClicked.connect(
             lambda item: self.passScreen.emit(item.data(Qt.ItemDataRole.UserRole))
         )
         self.pass_button.clicked.connect(self._pass_selected)
+        self.bot_button.clicked.connect(self._bot_menu_for_selected)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._context_menu)
         session.changed.connect(lambda _change: self.refresh())
         session.reset.connect(self.refresh)
+        session.bots_changed.connect(self.refresh)
         self.refresh()
+
+    def seat_menu(self, seat_id: str) -> QMenu:
+        """Give the seat to one of the module's bots, or back to a person."""
+        menu = QMenu(self)
+        playing = self.session.bot_seats.get(seat_id)
+        for name in self.session.bot_kinds():
+            action = menu.addAction(
+                f"Seat to a bot: {name}", lambda n=name: self.session.set_bot(seat_id, n)
+            )
+            action.setCheckable(True)
+            action.setChecked(name == playing)
+        person = menu.addAction("Back to a person", lambda: self.session.set_bot(seat_id, None))
+        person.setEnabled(playing is not None)
+        return menu
+
+    def _context_menu(self, pos) -> None:  # noqa: ANN001 - a QPoint
+        item = self.list.itemAt(pos)
+        if item is None or not self.session.bot_kinds():
+            return
+        self.seat_menu(item.data(Qt.ItemDataRole.UserRole)).exec(
+            self.list.viewport().mapToGlobal(pos)
+        )
+
+    def _bot_menu_for_selected(self) -> None:
+        item = self.list.currentItem()
+        if item is None:
+            self.session.message.emit("Select a seat first, then give it to a bot")
+            return
+        self.seat_menu(item.data(Qt.ItemDataRole.UserRole)).exec(
+            self.bot_button.mapToGlobal(self.bot_button.rect().bottomLeft())
+        )
 
     def _pass_selected(self) -> None:
         item = self.list.currentItem()
@@ -187,6 +230,8 @@ class SeatsPanel(QWidget):
                 marks.append("at the screen")
             if seat.id == turn:
                 marks.append("to play")
+            if seat.id in self.session.bot_seats:
+                marks.append(f"(bot: {self.session.bot_seats[seat.id]})")
             text = f"{seat.name}  ·  {hand} in hand" + (f"  ·  {', '.join(marks)}" if marks else "")
             item = QListWidgetItem(swatch(seat.colour, 16), text)
             item.setData(Qt.ItemDataRole.UserRole, seat.id)

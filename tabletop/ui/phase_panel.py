@@ -4,7 +4,11 @@ The module's ``phases`` hook says the turn, the phase, whose move it is and
 which procedures come next. A button runs its procedure as one undoable
 entry; when the procedure needs a player's decision (which elder dies,
 whether to re-roll), the panel asks it in a dialog and runs it again with the
-answer: nothing is decided silently for a person.
+answer: nothing is decided silently for a person. A question that belongs to
+a seat given to a bot (the ``question_owner`` or ``owner_of`` beside the
+module's ``bots`` hook) is answered by that bot; "Let the bots play" plays the
+bot seats' own moves (the module's ``bot_turn``) while one of them has
+something to play.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class PhasePanel(QWidget):
         layout.addStretch(1)
         session.changed.connect(lambda _change: self.refresh())
         session.reset.connect(self.refresh)
+        session.bots_changed.connect(self.refresh)
         self.status: PhaseStatus | None = None
         self.refresh()
 
@@ -56,6 +61,7 @@ class PhasePanel(QWidget):
         while self.buttons.count():
             widget = self.buttons.takeAt(0).widget()
             if widget is not None:
+                widget.hide()  # gone at once, not only when the event loop deletes it
                 widget.deleteLater()
         if self._status_of is None:
             self.title.setText("No phases")
@@ -68,16 +74,93 @@ class PhasePanel(QWidget):
         self.status = status
         who = self.session.seat_name(status.to_move) if status.to_move else "everyone"
         self.title.setText(f"Turn {status.turn} · {status.phase_label}")
+        if status.to_move in self.session.bot_seats:
+            who += f" (bot: {self.session.bot_seats[status.to_move]})"
         self.detail.setText("\n".join([f"To move: {who}", *status.lines]))
+        bots = self.bots_to_play()
+        if bots:
+            names = ", ".join(self.session.seat_name(seat) for seat in bots)
+            button = QPushButton(f"Let the bots play ({names})")
+            button.setToolTip("The seats given to bots play their moves now")
+            button.setDefault(True)
+            button.setStyleSheet("font-weight: bold;")
+            button.setEnabled(not self.session.read_only)
+            button.clicked.connect(lambda _checked=False: self.play_bots())
+            self.buttons.addWidget(button)
         for i, step in enumerate(status.steps):
             button = QPushButton(step.label)
             button.setToolTip(step.help)
-            if i == 0:
+            if i == 0 and not bots:
                 button.setDefault(True)
                 button.setStyleSheet("font-weight: bold;")
             button.setEnabled(not self.session.read_only)
             button.clicked.connect(lambda _checked=False, s=step: self.run(s))
             self.buttons.addWidget(button)
+
+    # ---- bot seats ---------------------------------------------------------------------
+    def bots_to_play(self) -> list[str]:
+        """The bot seats with moves of their own to play now, the one to move first."""
+        session = self.session
+        if not session.bot_seats or self.status is None or session.bot_hook("bot_turn") is None:
+            return []
+        waiting = session.bot_hook("bot_waiting")
+        seats = [s.id for s in session.game.header.seats]
+        first = self.status.to_move
+        if first in seats:
+            start = seats.index(first)
+            seats = seats[start:] + seats[:start]
+        found = []
+        for seat in seats:
+            if seat not in session.bot_seats:
+                continue
+            if waiting is not None:
+                if waiting(session.state, session.module, seat):
+                    found.append(seat)
+            elif seat == first:
+                found.append(seat)
+        return found
+
+    def play_bots(self) -> int:
+        """Let the bot seats play their moves while one has something to play; how many played."""
+        session = self.session
+        turn = session.bot_hook("bot_turn")
+        if session.read_only or turn is None:
+            return 0
+        played = 0
+        for _ in range(4 * max(1, len(session.bot_seats))):  # each plays once a phase
+            self.refresh()
+            seats = self.bots_to_play()
+            if not seats:
+                break
+            seat = seats[0]
+            try:
+                changed = turn(session.table, session.module, seat, session.bot_of(seat), self.run)
+            except TableError as exc:
+                session.message.emit(f"{session.seat_name(seat)} (bot): {exc}")
+                break
+            if not changed:
+                break
+            played += 1
+            session.message.emit(f"{session.seat_name(seat)} (bot) has played")
+        self.refresh()
+        return played
+
+    def _bot_answer(self, step: Step, need: ChoiceNeeded) -> str | None:
+        """The answer of the bot whose question it is, or None when a person is to answer."""
+        session = self.session
+        if not session.bot_seats:
+            return None
+        state = session.table.state
+        question_owner = session.bot_hook("question_owner")
+        owner_of = session.bot_hook("owner_of")
+        if question_owner is not None:
+            owner = question_owner(state, session.module, step, need.key)
+        elif owner_of is not None:
+            owner = owner_of(state, need.key, step.actor)
+        else:
+            owner = step.actor
+        bot = session.bot_of(owner)
+        return None if bot is None else str(bot.answer(state, need))
 
     def run(self, step: Step) -> bool:
         """Run a step's procedure, asking each choice it needs; True if it changed the table."""
@@ -94,6 +177,10 @@ class PhasePanel(QWidget):
                     **step.params,
                 )
             except ChoiceNeeded as need:
+                answer = None if need.key in choices else self._bot_answer(step, need)
+                if answer is not None:
+                    choices[need.key] = answer
+                    continue
                 if self.answerer is not None:
                     choices[need.key] = self.answerer(need)
                     continue

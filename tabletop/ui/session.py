@@ -9,6 +9,8 @@ hot-seat play), and shows earlier states of the game read-only.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QObject, Signal
 
 from tabletop.core import (
@@ -32,6 +34,7 @@ class TableSession(QObject):
     refused = Signal(
         object, object
     )  # (command, Refused): strict rules said no; the window may offer to force
+    bots_changed = Signal()  # a seat was given to a bot or back to a person
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
@@ -51,6 +54,9 @@ class TableSession(QObject):
             from tabletop.modules.setup import import_function
 
             self._complete = import_function(module.complete_move_path, "module.complete_move")
+        self.bot_seats: dict[str, str] = {}  # seat -> the name of the bot playing it, this game
+        self._bots: dict[str, Any] = {}
+        self._bot_factories: dict[str, Any] | None = None
 
     # ---- what is shown ---------------------------------------------------
     @property
@@ -161,6 +167,52 @@ class TableSession(QObject):
         self.last_change = change
         if self.history_seq is None:
             self.changed.emit(change)
+
+    # ---- seats played by bots (the module's ``bots`` hook) ------------------
+    def bot_kinds(self) -> list[str]:
+        """The bots this module offers a seat to (empty without a ``bots`` hook)."""
+        if self._bot_factories is None:
+            self._bot_factories = {}
+            if self.module is not None and self.module.bots_path:
+                from tabletop.modules.setup import import_function
+
+                self._bot_factories = dict(import_function(self.module.bots_path, "module.bots")())
+        return list(self._bot_factories)
+
+    def bot_hook(self, name: str) -> Any:
+        """A function beside the ``bots`` hook (bot_turn, owner_of, bot_waiting), or None."""
+        if self.module is None or not self.module.bots_path:
+            return None
+        import importlib
+
+        python_module = importlib.import_module(self.module.bots_path.partition(":")[0])
+        return getattr(python_module, name, None)
+
+    def set_bot(self, seat: str, name: str | None) -> bool:
+        """Give ``seat`` to the bot named ``name``, or (None) back to a person."""
+        if name is None:
+            if self.bot_seats.pop(seat, None) is None:
+                return False
+            self._bots.pop(seat, None)
+            self.message.emit(f"{self.seat_name(seat)} is played by a person again")
+        else:
+            kinds = self.bot_kinds()
+            if name not in kinds:
+                self.message.emit(f"No bot {name!r} here: {', '.join(kinds) or 'none'}")
+                return False
+            seats = [s.id for s in self.game.header.seats]
+            if seat not in seats:
+                return False
+            seed = self.game.header.seed * 10 + seats.index(seat)
+            self._bots[seat] = self._bot_factories[name](seed)  # type: ignore[index]
+            self.bot_seats[seat] = name
+            self.message.emit(f"{self.seat_name(seat)} is played by the {name} bot")
+        self.bots_changed.emit()
+        return True
+
+    def bot_of(self, seat: str | None) -> Any:
+        """The bot playing ``seat``, or None for a person."""
+        return self._bots.get(seat) if seat is not None else None
 
     # ---- who looks, and when ---------------------------------------------
     def set_viewer(self, seat: str | None) -> None:

@@ -1,0 +1,180 @@
+"""Seats given to bots in the window (the module's ``bots`` hook): a person plays Greenland's Norse
+against two bots, who place their hunters and answer their own questions; a seat can be taken back."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QPushButton
+
+from rules_assist.greenland.bots import owner_of
+from tabletop.modules import find_module
+
+
+def step_named(panel, start: str):  # noqa: ANN001, ANN201
+    for step in panel.status.steps:
+        if step.label.startswith(start):
+            return step
+    raise AssertionError(f"no step {start!r} in {[s.label for s in panel.status.steps]}")
+
+
+def buttons(panel) -> list[QPushButton]:  # noqa: ANN001
+    layout = panel.buttons
+    return [layout.itemAt(i).widget() for i in range(layout.count())]
+
+
+def seat_texts(window) -> list[str]:  # noqa: ANN001
+    seats = window.docks["seats"].widget().list
+    return [seats.item(i).text() for i in range(seats.count())]
+
+
+def test_the_module_names_its_bots() -> None:
+    module = find_module("greenland")
+    assert module.bots_path == "rules_assist.greenland.bots:window_bots"
+
+
+def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=5)
+    window, session = table.window, table.session
+    panel = window.phase_panel
+    seats = window.docks["seats"].widget()
+    assert session.bot_kinds() == ["random", "greedy"]
+
+    # yellow by the context menu's action, green directly
+    menu = seats.seat_menu("yellow")
+    next(a for a in menu.actions() if a.text().endswith("greedy")).trigger()
+    assert session.set_bot("green", "random")
+    assert session.bot_seats == {"yellow": "greedy", "green": "random"}
+    texts = seat_texts(window)
+    assert "(bot: greedy)" in texts[1] and "(bot: random)" in texts[2]
+    assert "bot" not in texts[0]
+
+    asked: dict[str, list[str]] = {"yellow": [], "green": []}
+    for colour in asked:
+        bot = session.bot_of(colour)
+        plain = bot.answer
+
+        def answer(state, need, colour=colour, plain=plain):  # noqa: ANN001, ANN202
+            asked[colour].append(need.key)
+            return plain(state, need)
+
+        bot.answer = answer
+    people: list[str] = []
+
+    def person(need):  # noqa: ANN001, ANN202
+        people.append(need.key)
+        return need.options[0]
+
+    panel.answerer = person
+    state = table.live.state
+    assert panel.run(step_named(panel, "Reveal the event"))
+    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+        assert panel.run(step_named(panel, "Apply the event"))
+    assert panel.run(step_named(panel, "Next"))
+    assert panel.status.phase == "assignment"
+
+    # the person places two hunters by hand, then lets the bots play
+    north = state.places["north_warm"].contents[1]
+    hunters = [p for p in state.places["hunters_red"].contents if p.startswith("cube")]
+    for cube in hunters[:2]:
+        table.drag(table.piece_point(cube), table.piece_point(north))
+    let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
+    assert let and "Thule" in let[0].text() and "Tunit" in let[0].text()
+    let[0].click()
+    assert set(state.counters.get("phase.done") or []) >= {"yellow", "green"}
+    assert not [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
+    placed = {
+        colour: [
+            p.id
+            for p in state.pieces.values()
+            if p.owner == colour and p.place not in (f"hunters_{colour}",) and p.spot == "hunters"
+        ]
+        for colour in ("yellow", "green")
+    }
+    assert placed["yellow"], "the greedy bot sent hunters out"
+    entries = [e for e in table.live.entries if e.actor in ("yellow", "green")]
+    assert entries, "the bots' moves are in the log as theirs"
+
+    for _ in range(2):  # assignment done, negotiation done
+        assert panel.run(step_named(panel, "Next"))
+    assert panel.status.phase == "hunt"
+    for _ in range(12):
+        if not any(s.label.startswith("Hunt ") for s in panel.status.steps):
+            break
+        assert panel.run(step_named(panel, "Hunt "))
+    else:
+        raise AssertionError("the panel offers a card hunted this turn again")
+    assert panel.run(step_named(panel, "Next"))
+    assert panel.run(step_named(panel, "Feed the animals"))
+    for _ in range(2):
+        assert panel.run(step_named(panel, "Next"))
+    assert panel.status.turn == 2 and panel.status.phase == "event"
+
+    # every question went to its owner: the bots answered theirs, the person was asked the rest
+    assert asked["yellow"] or asked["green"], "the bots answered their choices"
+    for colour, keys in asked.items():
+        assert all(owner_of(state, k) in (colour, None) for k in keys)
+    assert not [k for k in people if owner_of(state, k) in ("yellow", "green")]
+
+
+PERSON_STEPS = (
+    "greenland.event",
+    "greenland.resolve_event",
+    "greenland.new_world",
+    "greenland.animals",
+    "greenland.next_phase",
+)
+
+
+def test_a_whole_game_in_strict_mode(table) -> None:  # noqa: ANN001
+    """The acceptance game: a standard game played to its end (J) in the window in strict mode,
+    the three seats given to bots, the table's own buttons pressed as a person would."""
+    table.start(find_module("greenland"), seed=11)
+    window, session = table.window, table.session
+    panel = window.phase_panel
+    window.actions_by_name["mode_strict"].trigger()
+    for colour, kind in (("red", "greedy"), ("yellow", "random"), ("green", "greedy")):
+        assert session.set_bot(colour, kind)
+    asked_person = []
+    panel.answerer = lambda need: asked_person.append(need.key) or need.options[0]
+    presses = 0
+    while panel.status is not None and panel.status.steps:
+        presses += 1
+        assert presses < 2000, "the game does not end"
+        let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
+        if let:
+            let[0].click()
+            continue
+        step = next(s for s in panel.status.steps if s.name in PERSON_STEPS)
+        assert panel.run(step), step.label
+    state = table.live.state
+    assert state.counters.get("game_over") is not None
+    assert panel.status.phase_label and "over" in panel.detail.text()
+    assert not asked_person, "every question went to a bot"
+    assert all(e.override is None for e in table.live.entries), "strict: nothing forced"
+    assert {e.actor for e in table.live.entries} >= {"red", "yellow", "green"}
+    score = window.docks["score"].widget()
+    score.refresh()
+    assert score.final
+
+
+def test_play_gives_seats_to_bots_from_the_command_line(
+    qapp, tmp_path, monkeypatch, capsys
+) -> None:  # noqa: ANN001
+    from tabletop.cli import main
+
+    monkeypatch.setenv("TABLETOP_GAMES", str(tmp_path / "games"))
+    shot = tmp_path / "solo.png"
+    argv = ["play", "greenland", "--seed", "3", "--screenshot", str(shot)]
+    assert main([*argv, "--bot", "yellow=greedy", "--bot", "green=random"]) == 0
+    assert shot.stat().st_size > 10_000
+
+    for bad, says in (
+        ("yellow", "write it as SEAT=BOT"),
+        ("blue=greedy", "there is no seat 'blue' (seats: red, yellow, green)"),
+        ("green=clever", "there is no bot 'clever' (bots: random, greedy)"),
+    ):
+        capsys.readouterr()
+        assert main([*argv, "--bot", bad]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err
+    assert main(["play", "proto", "--screenshot", str(shot), "--bot", "red=random"]) == 2
+    assert "has no bots" in capsys.readouterr().err
