@@ -3,10 +3,11 @@
 A procedure is a function ``procedure(ctx, **params)`` that reads the table
 through ``ctx.state`` and changes it only through ``ctx`` (moves, flips,
 counters, rolls). Every step is applied as it is made, so later steps see the
-earlier ones; when the procedure ends (or stops) its steps are taken back by
-their exact inverses, and on success they become one compound command
-submitted through the table's pipeline: one log entry, one undo, and the
-views told once.
+earlier ones. When the procedure stops its steps are taken back by their
+exact inverses; when it ends they become one compound command submitted
+through the table's pipeline as they stand (taken back first only if the
+checker must see the table as it was): one log entry, one undo, and the views
+told once.
 
 Dice are rolled on the table's physical dice (in batches when there are more
 hunters than dice); the randomizer proposes the faces or takes forced ones in
@@ -16,7 +17,10 @@ Choices the rules leave to a player are asked with ``ctx.choose``: the answer
 comes from the ``choices`` the caller gives (the window asks the player, the
 command line takes options). Without an answer the procedure stops with
 ChoiceNeeded, naming the question and the possible answers; nothing is
-answered silently for a person, and nothing on the table changes.
+answered silently for a person, and nothing on the table changes. A caller
+that can answer on the spot (a bot) gives an ``answerer`` instead: it is
+asked the question as it comes up, on the table as the procedure has made it
+so far, and the procedure goes on without starting again.
 """
 
 from __future__ import annotations
@@ -50,12 +54,13 @@ class ProcedureContext:
         actor: str,
         choices: Mapping[str, Any] | None = None,
         dice: Sequence[str] | None = None,
+        answerer: Callable[[ChoiceNeeded, TableState], Any] | None = None,
     ) -> None:
         self.table = table
+        self.answerer = answerer  # answers a question on the spot, else ChoiceNeeded
         self.actor = actor
-        self.state: TableState = (
-            table.state
-        )  # steps are taken back before the compound is submitted
+        self.state: TableState = table.state  # the live table: steps apply as they are made
+        self._mark = self.state.mark()
         self.choices = dict(choices or {})
         self.steps: list[Command] = []
         self.notes: list[str] = []
@@ -107,7 +112,13 @@ class ProcedureContext:
         if count <= 0:
             return []
         if self._dice is None:
-            self._dice = [p.id for p in self.state.pieces.values() if p.props.get("faces")]
+            memo = self.state.layout_memo()
+            dice = memo.get("dice")
+            if dice is None:
+                dice = memo["dice"] = [
+                    p.id for p in self.state.pieces.values() if p.props.get("faces")
+                ]
+            self._dice = dice
         if not self._dice:
             raise ProcedureError("there are no dice on the table")
         faces: list[int] = []
@@ -121,11 +132,19 @@ class ProcedureContext:
         return faces
 
     # ---- choices ---------------------------------------------------------------
+    def ask(self, key: str, question: str, options: Sequence[Any]) -> Any:
+        """The answer given for ``key`` as it is (the caller checks it); the answerer's when
+        none was given; ChoiceNeeded without either."""
+        if key not in self.choices:
+            need = ChoiceNeeded(key, question, [str(o) for o in options])
+            if self.answerer is None:
+                raise need
+            self.choices[key] = self.answerer(need, self.state)
+        return self.choices[key]
+
     def choose(self, key: str, question: str, options: Sequence[Any]) -> Any:
         """The player's answer to a question, from the choices given; ChoiceNeeded without one."""
-        if key not in self.choices:
-            raise ChoiceNeeded(key, question, [str(o) for o in options])
-        answer = self.choices[key]
+        answer = self.ask(key, question, options)
         if options and answer not in options and str(answer) not in {str(o) for o in options}:
             raise ProcedureError(
                 f"{question}: {answer!r} is not one of {', '.join(map(str, options))}"
@@ -139,6 +158,8 @@ class ProcedureContext:
         """Undo every step on the table, last first: the procedure's steps go in as one compound."""
         for command in reversed(self.steps):
             command.inverse().apply(self.state)
+        self.steps = []
+        self.state.back_to(self._mark)
 
     def compound(self, label: str, procedure: str) -> Compound:
         text = label if not self.notes else f"{label}: {'; '.join(self.notes)}"
@@ -152,25 +173,30 @@ def run_procedure(
     *,
     name: str,
     choices: Mapping[str, Any] | None = None,
+    answerer: Callable[[ChoiceNeeded, TableState], Any] | None = None,
     **params: Any,
 ) -> Change | None:
     """Run a procedure and submit its steps as one compound; None if it changed nothing.
 
     The procedure returns its label. If it stops (a choice needed, a rule not
     met) or the table refuses the compound, the table and its randomizer are
-    as they were.
+    as they were. ``answerer(need, state)`` answers the questions ``choices``
+    does not (see ProcedureContext).
     """
     mark = table.random.mark()
-    ctx = ProcedureContext(table, actor, choices)
+    ctx = ProcedureContext(table, actor, choices, answerer=answerer)
     try:
-        try:
-            label = procedure(ctx, **params)
-        finally:
-            ctx.take_back()  # the table is as it was; the compound applies the steps again
-        if not ctx.steps:
-            table.random.restore(mark)
-            return None
-        return table.submit(ctx.compound(label, name), actor)
+        label = procedure(ctx, **params)
+        compound = ctx.compound(label, name)
+    except BaseException:
+        ctx.take_back()
+        table.random.restore(mark)
+        raise
+    if not ctx.steps:
+        table.random.restore(mark)
+        return None
+    try:  # the steps are on the table: the compound goes in as it is (Table.submit's ``applied``)
+        return table.submit(compound, actor, applied=True)
     except BaseException:
         table.random.restore(mark)
         raise

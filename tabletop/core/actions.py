@@ -132,12 +132,16 @@ def build_sequence(
     label: str,
     builders: Iterable[Any],
     procedure: str | None = None,
+    *,
+    keep: bool = False,
 ) -> Compound:
     """Build a compound from builder callables ``f(state) -> Command``, each seeing the steps before it.
 
     Each step is applied to ``state`` as it is built, so the next builder sees
     it, and every step is taken back (exact inverses, last first) before the
     compound is returned: the state is as it was, and nobody was notified.
+    With ``keep`` the steps stay on the table (for ``Table.submit(...,
+    applied=True)``); they are taken back all the same if a builder fails.
     """
     steps: list[Command] = []
     try:
@@ -145,9 +149,13 @@ def build_sequence(
             command = build(state)
             command.apply(state)
             steps.append(command)
+    except BaseException:
+        keep = False
+        raise
     finally:
-        for command in reversed(steps):
-            command.inverse().apply(state)
+        if not keep:
+            for command in reversed(steps):
+                command.inverse().apply(state)
     return Compound(label, tuple(steps), procedure)
 
 

@@ -94,11 +94,35 @@ def _field(d: dict[str, Any], key: str, op: str) -> Any:
     return d[key]
 
 
+def _counting(apply: Any, reshapes: bool) -> Any:
+    """``apply`` that first moves the table's version on (TableState.memo is then stale), and
+    for a command that adds or removes pieces or places or changes their properties, its
+    layout version (TableState.layout_memo)."""
+    if reshapes:
+
+        def counted(self: Command, state: TableState) -> None:
+            state.version += 1
+            state.layout += 1
+            apply(self, state)
+
+    else:
+
+        def counted(self: Command, state: TableState) -> None:
+            state.version += 1
+            apply(self, state)
+
+    counted.__wrapped__ = apply  # type: ignore[attr-defined]
+    counted.__doc__ = apply.__doc__
+    counted.__name__ = apply.__name__
+    return counted
+
+
 class Command(ABC):
     """Base of all commands."""
 
     __slots__ = ()
     op: ClassVar[str] = ""
+    reshapes: ClassVar[bool] = False  # adds or removes pieces or places, or changes properties
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -106,6 +130,13 @@ class Command(ABC):
             "op" in cls.__dict__ and cls.op
         ):  # a subclass that keeps its parent's op is not a new command
             _REGISTRY[cls.op] = cls
+        apply = cls.__dict__.get("apply")
+        if (
+            apply is not None
+            and not getattr(apply, "__isabstractmethod__", False)
+            and not hasattr(apply, "__wrapped__")  # dataclass(slots=True) remakes the class
+        ):
+            cls.apply = _counting(apply, cls.reshapes)  # type: ignore[method-assign]
 
     @abstractmethod
     def apply(self, state: TableState) -> None:
@@ -261,6 +292,8 @@ class Move(Command):
 class AddPiece(Command):
     """Put a new piece on the table."""
 
+    reshapes: ClassVar[bool] = True
+
     piece: dict[str, Any]
     at: Where
     op: ClassVar[str] = "add"
@@ -304,6 +337,8 @@ class AddPiece(Command):
 class RemovePiece(Command):
     """Take a piece off the table for good (deletion, not a discard)."""
 
+    reshapes: ClassVar[bool] = True
+
     piece: dict[str, Any]
     at: Where
     op: ClassVar[str] = "remove"
@@ -335,6 +370,8 @@ class RemovePiece(Command):
 @dataclass(frozen=True, slots=True)
 class AddPlace(Command):
     """Open a new place on the table (a tableau, a board, the regions of a card)."""
+
+    reshapes: ClassVar[bool] = True
 
     spec: dict[str, Any]
     op: ClassVar[str] = "add_place"
@@ -378,6 +415,8 @@ class AddPlace(Command):
 @dataclass(frozen=True, slots=True)
 class RemovePlace(Command):
     """Close an empty place."""
+
+    reshapes: ClassVar[bool] = True
 
     spec: dict[str, Any]
     op: ClassVar[str] = "remove_place"
@@ -585,6 +624,8 @@ class Shuffle(Command):
 class SetProperty(Command):
     """Set a free property of a piece (or, with ``on_place``, of a place). None means unset."""
 
+    reshapes: ClassVar[bool] = True
+
     target: str
     key: str
     old: Any
@@ -632,6 +673,8 @@ class SetProperty(Command):
 @dataclass(frozen=True, slots=True)
 class SetOwner(Command):
     """Give a piece to a seat (or to nobody)."""
+
+    reshapes: ClassVar[bool] = True
 
     piece: str
     old: str | None

@@ -176,16 +176,40 @@ class Table:
         """How many entries the log holds."""
         return len(self.entries)
 
+    def _checks(self, command: Command) -> bool:
+        """Whether the checker looks at this command (a checker may leave the rules assistant's
+        own procedures to themselves: its ``trusts_procedures`` attribute)."""
+        if self.checker is None or not self.policy.checking:
+            return False
+        if isinstance(command, Compound) and command.procedure:
+            return not getattr(self.checker, "trusts_procedures", False)
+        return True
+
     def check(self, command: Command, actor: str) -> list[Finding]:
         """The findings the checker has for a command, filtered by the policy; changes nothing."""
-        if self.checker is None or not self.policy.checking:
+        if not self._checks(command):
             return []
         return self.policy.kept(list(self.checker(self.state, command, actor)))
 
     def submit(
-        self, command: Command, actor: str, *, force: str | None = None, undoable: bool = True
+        self,
+        command: Command,
+        actor: str,
+        *,
+        force: str | None = None,
+        undoable: bool = True,
+        applied: bool = False,
     ) -> Change:
-        """Check, apply, log and push a command. Raises Refused (strict rules) or CommandError."""
+        """Check, apply, log and push a command. Raises Refused (strict rules) or CommandError.
+
+        ``applied``: the command was built on the live table and is on it already
+        (a procedure's steps); it is taken back to be checked only when the
+        checker needs the table as it was, and it is off the table again if it
+        is refused.
+        """
+        if applied and self._checks(command):
+            command.inverse().apply(self.state)
+            applied = False
         findings = self.check(command, actor)
         override = None
         if findings:
@@ -194,7 +218,8 @@ class Table:
                 if not force or not force.strip():
                     raise Refused(blocking)
                 override = force.strip()
-        command.apply(self.state)
+        if not applied:
+            command.apply(self.state)
         entry = Entry(
             len(self.entries) + 1,
             round(time.time(), 3),

@@ -86,8 +86,9 @@ class SetupContext:
     def state(self):  # noqa: ANN201 - a TableState
         return self.table.state
 
-    def submit(self, command: Command) -> None:
-        self.table.submit(command, "setup", undoable=False)
+    def submit(self, command: Command, applied: bool = False) -> None:
+        """Log a setup entry; ``applied``: it is on the table already (see Table.submit)."""
+        self.table.submit(command, "setup", undoable=False, applied=applied)
 
     def open_places(self) -> None:
         """Lay out the table: every place of the manifest, one per seat where asked."""
