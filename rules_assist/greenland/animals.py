@@ -11,6 +11,11 @@
   ``raided`` equal to the turn) brings its babies from Valhalla, the Alpha
   first when he is there; sheep bring ivory instead when the player says so.
 
+A culture that pays hay with an elder of rank 3 and so holds more cards than
+its hand size then discards down (B2, choice ``discard_<colour>``). The
+beginners' game has no domestic animals phase (C2 skips H1 and H2): the
+procedure refuses.
+
 Choices: ``hay_<card>`` (the card's row id, e.g. ``hay_cattle``): 'energy',
 'elder:3' (or 'elder:2@yellow'), a comma-separated list for several
 snowflakes (one unit given for several means that unit each time), or
@@ -24,6 +29,7 @@ from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
+from .hands import discard_excess
 from .payments import (
     answer,
     babies,
@@ -38,6 +44,7 @@ from .payments import (
     row_id,
 )
 from .sequence import current_first, player_order, view_of
+from .variants import advanced_off
 from .view import Greenland
 
 
@@ -55,6 +62,10 @@ def raided(view: Greenland, pid: str) -> bool:
 def feed_animals(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     """H: every culture pays hay for its D cards or slaughters them, then gains their babies."""
     view = view_of(ctx.state, cards)
+    if advanced_off(view, "H1") or advanced_off(view, "H2"):
+        raise ProcedureError(
+            "The beginners' game skips the domestic animals: no hay (H1), no babies (H2); C2"
+        )
     turn = view.counter("turn", 1)
     if view.counter("animals.fed") == turn:
         raise ProcedureError(f"the domestic animals have been fed in turn {turn} (H)")
@@ -63,6 +74,7 @@ def feed_animals(ctx: ProcedureContext, cards: Cards | None = None) -> str:
             if _hay(ctx, view, colour, pid):
                 _milk(ctx, view, colour, pid)
     ctx.set_counter("animals.fed", turn)
+    discard_excess(ctx, view)  # B2: an elder of rank 3 paid as hay shrinks the hand
     return "Domestic animals"
 
 

@@ -124,6 +124,7 @@ def sim_run(say: Any = print, games: int = 6) -> dict[str, float]:
             finally:
                 spent["table"] += time.perf_counter() - t0
 
+        wrapped.trusts_procedures = getattr(checker, "trusts_procedures", False)  # type: ignore[attr-defined]
         return wrapped
 
     plain = bots.check

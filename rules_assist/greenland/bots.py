@@ -96,16 +96,30 @@ def planned(method: Any) -> Any:
     takes its moves back before returning them: the table is as it was, with no copy made."""
 
     def assign(self: Any, view: Greenland, colour: str) -> list[Command]:
+        mark = view.state.mark()
         moves = method(self, view, colour)
         for command in reversed(moves):
             command.inverse().apply(view.state)
+        view.state.back_to(mark)
         return moves
 
     return assign
 
 
+def _without_transport(view: Greenland, colour: str, target: str) -> bool:
+    """A card outside the homeland (or in the New World) for a culture with neither a mariner
+    nor a sled: no hunter of it can go there (E1, E2)."""
+    if target.startswith("rank") or target not in view.state.pieces:
+        return False
+    if view.in_homeland(colour, target):
+        return False
+    return not view.mariners(colour) and not view.sleds(colour)
+
+
 def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command]) -> bool:
     """Add the move to ``out`` and play it on the scratch table if it is legal."""
+    if _without_transport(view, colour, target):
+        return False  # what the checker would say (E1, E2), known without asking it
     command = hunter_move(view, cube, target)
     if not legal(view, command, colour):
         return False
@@ -116,7 +130,8 @@ def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command
 
 # ---- answers -----------------------------------------------------------------------------
 def owner_of(state: TableState, key: str, default: str | None = None) -> str | None:
-    """Whose question a choice key is: 'yellow.alpha', 'bid_red', 'snowflake_green_2', 'hay_<card>'."""
+    """Whose question a choice key is: 'yellow.alpha', 'bid_red', 'snowflake_green_2', 'hay_<card>',
+    'discard_red' and 'discard_red_2' (B2)."""
     head, dot, _rest = key.partition(".")
     if dot and head in COLOURS:
         return head
@@ -199,6 +214,12 @@ class RandomBot:
 
     def answer(self, state: TableState, need: ChoiceNeeded) -> str:
         colour = owner_of(state, need.key)
+        if need.key.rpartition(".")[2].startswith("discard_"):  # B2: random cards, kept fit
+            from .hands import discard_answer
+            from .sequence import cards_for
+
+            deck = self.cards if self.cards is not None else cards_for(state)
+            return discard_answer(deck, need, lambda row: self.rng.random())
         if colour and self.cards is not None:
             paid = payment(state, self.cards, need, colour, lambda u: self.rng.random())
             if paid is not None:
@@ -287,6 +308,12 @@ class GreedyBot:
         key = need.key.rpartition(".")[2]
         options = need.options
         colour = owner_of(state, need.key)
+        if key.startswith("discard_"):  # B2: the cards worth the fewest points go
+            from .hands import discard_answer
+            from .sequence import cards_for
+
+            deck = self.cards if self.cards is not None else cards_for(state)
+            return discard_answer(deck, need, lambda row: int(row.get("vp") or 0))
         if colour and self.cards is not None:
             paid = payment(state, self.cards, need, colour, self._unit_rank)
             if paid is not None:
@@ -443,9 +470,12 @@ def bot_turn(table: Any, module: Any, colour: str, bot: Bot, run_step: Any) -> b
     ``run_step(step) -> bool``, the window's phase panel, which routes each
     question to the seat it belongs to (a bot's own answers, a person's dialog).
     Assignment (E): its hunter moves (a refused move ends the plan), then it
-    finishes. Negotiation (F): the attacks it wants, then it finishes. Elder
-    actions (I): the actions it picks, then it finishes. Hunt (G): as first
-    player it hunts every card in the order it prefers.
+    finishes. Negotiation (F): the attacks it wants in A3 order; where it must
+    attack (A3) and does not want to, it proposes peace, and attacks when that
+    is refused; then it finishes (a culture that finished and owes an attack
+    comes back for it). Elder actions (I): the actions it picks, then it
+    finishes. Hunt (G): as first player it hunts every card in the order it
+    prefers.
     """
     from tabletop.core import Refused
 
@@ -472,24 +502,37 @@ def bot_turn(table: Any, module: Any, colour: str, bot: Bot, run_step: Any) -> b
             except Refused:
                 break
         return run_step(done)
-    if phase == "negotiation":
-        from .negotiation import panel_steps
+    if phase == "negotiation":  # A3: the rounds of attacks in order; peace where it must attack
+        from .negotiation import obligations, panel_steps
 
         pick = getattr(bot, "attack", None)
         tried: set[str] = set()
-        while pick is not None:
+        changed = False
+        for _ in range(64):
             view = Greenland(table.state, view.cards)
+            offered = [s for s in panel_steps(view, view.cards) if s.actor == colour]
             steps = [
-                s
-                for s in panel_steps(view, view.cards)
-                if s.name == "greenland.attack" and s.actor == colour and s.label not in tried
+                s for s in offered if s.name == "greenland.attack" and s.params["card"] not in tried
             ]
-            step = next((s for s in steps if pick(view, colour, s.params["card"])), None)
-            if step is None:
+            if not steps:
                 break
-            tried.add(step.label)
-            run_step(step)
-        return run_step(done)
+            card = steps[0].params["card"]
+            tried.add(card)
+            wanted = pick is not None and bool(pick(view, colour, card))
+            if not wanted and (colour, card) in obligations(view):
+                peace = [s for s in offered if s.name == "greenland.peace"]
+                peace = [s for s in peace if s.params["card"] == card]
+                if peace and run_step(peace[0]):
+                    changed = True
+                else:  # refused, or the attacks there have begun: attack
+                    wanted = True
+            for _ in range(3 if wanted else 0):  # an answer the attack could not use: again
+                if run_step(steps[0]):
+                    changed = True
+                    break
+        if colour in (table.state.counters.get("phase.done") or ()):
+            return changed
+        return run_step(done) or changed
     if phase == "elders":
         from .elders import available_actions
 

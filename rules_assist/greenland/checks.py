@@ -5,9 +5,19 @@ a player makes by hand (procedures follow the rules by construction and are
 not checked) and at the table they leave behind, for the cultures they touch.
 ``audit(state)`` looks at a whole table (``tabletop check``).
 
-Each finding names its section: B4 (cubes and disks), D7 and D9 (the turn's
-bans), E1 (homeland, mariners, sleds), E2 (the New World), E3 and E4
-(elders and permanent assignments), E5 (raids and defence), F1 (one husband).
+Each finding names its section: B2 (a hand over its size, a reminder to
+discard down), B4 (cubes and disks), D7 and D9 (the turn's bans), E1
+(homeland, mariners, sleds), E2 (the New World), E3 and E4 (elders and
+permanent assignments), E5 (raids and defence), F1 (one husband).
+
+The beginners' game (C2, rules_assist/greenland/variants.py) plays without
+D9, E2, E5 and F1, so none of their findings come up there; the moves they
+would allow are judged by the basic rules. Section E names the places a
+hunter is assigned to; without raids, defence, husbands and the New World
+they are the biomes in the rows (E1) and the culture's own elder card (E3).
+So in the beginners' game a cube on any tableau card or a daughter's
+exogamy box is illegal under E, one on another culture's elder card under
+E3, and one on Markland or Vinland (out of that game) under C2.
 """
 
 from __future__ import annotations
@@ -19,6 +29,8 @@ from typing import Any
 from tabletop.core import Command, Compound, Finding, Move, Severity, TableState
 
 from .deck import Cards
+from .hands import excess, hand, hand_size
+from .variants import advanced_off
 from .view import COLOURS, WOODPILE, Greenland
 
 SMALL_CUBES = 18
@@ -32,6 +44,7 @@ def checker_for(module: Any) -> Callable[[TableState, Command, str], list[Findin
     def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
         return check(state, command, actor, cards)
 
+    checker.trusts_procedures = True  # type: ignore[attr-defined] # check() passes them (Table.submit)
     return checker
 
 
@@ -56,15 +69,27 @@ def check(state: TableState, command: Command, actor: str, cards: Cards) -> list
     colours |= {_colour_of_place(m.dst.place) for m in moves} - {None}
     if colours:
         arrivals = _new_world_arrivals(view, moves)
+        mark = state.mark()
         command.apply(state)
         try:
             after = [f for c in colours for f in audit_colour(view, c, arrivals.get(c, {}))]
         finally:
             command.inverse().apply(state)
+        state.back_to(mark)  # as it was: what the table's memo held is good again
         if after:  # only what the move brings: problems the table had before are not its fault
-            before = {f.describe() for c in colours for f in audit_colour(view, c)}
+            before = {text for c in colours for text in _problems(view, c)}
             findings += [f for f in after if f.describe() not in before]
     return findings
+
+
+def _problems(view: Greenland, colour: str) -> frozenset[str]:
+    """What ``audit_colour`` finds on the table as it is (kept in its memo)."""
+    memo = view.state.memo()
+    key = ("greenland.problems", colour, id(view.cards))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = frozenset(f.describe() for f in audit_colour(view, colour))
+    return found
 
 
 def _new_world_arrivals(view: Greenland, moves: list[Move]) -> dict[str, dict[str, int]]:
@@ -162,9 +187,12 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
     name = row.get("name", target)
     if kind == "elder":
         if view.row(target).get("colour") != colour:
+            basic = advanced_off(view, "E5")  # C2: E3 alone puts elders on one's own card
             findings.append(
                 _illegal(
-                    "E5", f"hunters are never placed on another culture's elders ({name})", piece.id
+                    "E3" if basic else "E5",
+                    f"hunters are never placed on another culture's elders ({name})",
+                    piece.id,
                 )
             )
         elif src.place == f"hunters_{colour}" and dst.spot != src.spot:
@@ -181,6 +209,10 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
                     )
                 )
         return findings
+    if advanced_off(view, "E5"):
+        basic = _basic_assignment(view, target, dst.spot, piece.id, name)
+        if basic is not None:
+            return [*findings, basic]
     if dst.spot == "exogamy":
         husband = view.husband(target)
         if husband is not None and husband != piece.id:
@@ -225,9 +257,30 @@ def _move_findings(view: Greenland, move: Move, all_moves: list[Move]) -> list[F
         findings.append(
             _illegal("D7", f"no maritime hunting this turn: {name} is a maritime biome", piece.id)
         )
-    if view.counter("ban.markland") == turn and turn is not None and "markland" in (target, origin):
+    if (
+        view.counter("ban.markland") == turn
+        and turn is not None
+        and "markland" in (target, origin)
+        and not advanced_off(view, "D9")
+    ):
         findings.append(_illegal("D9", "nobody moves to or from Markland this turn", piece.id))
     return findings
+
+
+def _basic_assignment(
+    view: Greenland, target: str, spot: str | None, pid: str, name: str
+) -> Finding | None:
+    """C2: without raids, defence, husbands or the New World a hunter goes on a biome (E1)."""
+    if view.is_new_world(target) and advanced_off(view, "E2"):
+        return _illegal("C2", f"{name} is not in the beginners' game (C2)", pid)
+    if spot == "exogamy" or view.side(target) == "tableau":
+        return _illegal(
+            "E",
+            f"in the beginners' game a hunter goes on a biome in a row (E1) or is promoted (E3),"
+            f" not onto {name} in a tableau (C2 skips raids and defence, E5, and exogamy, F1)",
+            pid,
+        )
+    return None
 
 
 def _abandonment(view: Greenland, colour: str, pid: str, moves: list[Move]) -> list[Finding]:
@@ -355,7 +408,7 @@ def audit_colour(
         if not view.in_homeland(colour, card):
             outside.append((card, count))
     outside.sort(key=lambda item: -item[1])
-    sleds = view.sleds(colour)
+    sleds = view.sleds(colour) if outside else 0
     for _card, count in outside:
         if sled_cards < sleds:
             sled_cards += 1  # a sled carries any number to one card in Greenland
@@ -364,7 +417,19 @@ def audit_colour(
     for card, count in (arrivals or {}).items():
         needed += math.ceil(count / 4)
         outside.append((card, count))
-    mariners = view.mariners(colour)
+    held = hand(view, colour)
+    over = excess(view, hand_size(view, colour), held) if held else 0
+    if over:
+        findings.append(
+            Finding(
+                "B2",
+                f"{colour} holds {len(held)} hand cards, {over} more than its hand size:"
+                " it must discard down at once",
+                Severity.INFO,
+                tuple(held),
+            )
+        )
+    mariners = view.mariners(colour) if needed else 0
     if needed > mariners:
         cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
         pieces = [cube for card, _n in outside for cube in view.hunters_on(card, colour)]
@@ -386,7 +451,16 @@ def audit(state: TableState, cards: Cards) -> list[Finding]:
         findings += audit_colour(view, colour)
     for colour in view.seats():
         for pid in view.tableau(colour):
-            if view.row(pid).get("hand") == "I" and view.hunters_on(pid):
+            if advanced_off(view, "E5") and view.hunters_on(pid):
+                findings.append(
+                    _illegal(
+                        "E",
+                        f"in the beginners' game no cube stands on {view.name(pid)} in a tableau"
+                        " (C2 skips raids and defence, E5)",
+                        *view.hunters_on(pid),
+                    )
+                )
+            elif view.row(pid).get("hand") == "I" and view.hunters_on(pid):
                 findings.append(
                     _illegal(
                         "E5",

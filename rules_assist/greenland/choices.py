@@ -34,13 +34,14 @@ class Asker:
         return False, None
 
     def _missing(self, key: str, question: str, options: Sequence[str]) -> Any:
+        """The answerer's answer (read like a given one), or ChoiceNeeded."""
         name = f"{self.colour}.{key}" if self.qualify else key
-        return self.ctx.choose(name, question, options)  # raises ChoiceNeeded
+        return self.ctx.ask(name, question, options)
 
     def one_of(self, key: str, question: str, options: Sequence[str]) -> str:
         given, answer = self._raw(key)
         if not given:
-            return self._missing(key, question, options)
+            answer = self._missing(key, question, options)
         text = str(answer).strip().lower()
         if text not in options:
             raise ProcedureError(f"{question}: {answer!r} is not one of {', '.join(options)}")
@@ -49,7 +50,7 @@ class Asker:
     def yes_no(self, key: str, question: str) -> bool:
         given, answer = self._raw(key)
         if not given:
-            self._missing(key, question, [YES, NO])
+            answer = self._missing(key, question, [YES, NO])
         if isinstance(answer, bool):
             return answer
         text = str(answer).strip().lower()
@@ -64,7 +65,7 @@ class Asker:
         options = [str(f) for f in offered] + ["none"]
         given, answer = self._raw(key)
         if not given:
-            self._missing(key, question, options)
+            answer = self._missing(key, question, options)
         if answer is None or str(answer).strip().lower() in ("none", ""):
             return []
         items = (

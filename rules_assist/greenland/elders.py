@@ -35,6 +35,11 @@ Readings (see the README's design notes):
   property (laid out by a position) has been there since before the turn.
 - Norse husbands are immune to banishment and witch-burning in the three
   culture game (I3); with two cultures they are not.
+- The beginners' game (C2) has no domestication (I1) and no tool-making
+  (I4): they are not offered, and asked for they refuse. A banishment or a
+  witch-burn that kills an elder of rank 3 or a husband (whose culture loses
+  the wife's hand size) ends with the discard down to the hand size (B2,
+  ``hands.discard_excess``, choice ``discard_<colour>``).
 - Elder actions happen in the elder phase (counter ``phase`` = ``elders``).
   The polytheists-first order (A5) is shown by the phase panel, not enforced.
 - The chief's "Promote: rank +1" (E3) is not an elder action here: E3 says an
@@ -50,10 +55,12 @@ from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError
+from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
+from .hands import discard_excess
 from .payments import elder_cubes, kill_elder, row_id, spend
 from .sequence import view_of
+from .variants import advanced_off, refuse_if_off
 from .view import COLOURS, Greenland
 
 ACTIONS = (
@@ -222,6 +229,7 @@ def _into_tableau(ctx: ProcedureContext, pid: str, colour: str) -> None:
 def domesticate(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
     """I1: a polytheist shaman plays a D card from the hand for one energy."""
     view = view_of(ctx.state, cards)
+    refuse_if_off(view, "I1")
     cube = _acting(view, colour, 2, "polytheist", "Domestication", "I1")
     pid = _pick_card(ctx, view, colour, "D", "Domestication (I1)")
     _pay(ctx, colour, "energy", "Domestication", "I1")
@@ -234,6 +242,7 @@ def domesticate(ctx: ProcedureContext, colour: str, cards: Cards | None = None) 
 def tool_maker(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
     """I4: a rank-3 elder plays an I card from the hand for one iron (the Tunit: or one ivory)."""
     view = view_of(ctx.state, cards)
+    refuse_if_off(view, "I4")
     cube = _acting(view, colour, 3, None, "Tool-maker", "I4")
     pid = _pick_card(ctx, view, colour, "I", "Tool-maker (I4)")
     kinds = ["iron"] + (["ivory"] if colour == "green" else [])  # the ivory carver (I4)
@@ -286,6 +295,7 @@ def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
         victim = cube if target == "elder:2" else own[target][-1]
         kill_elder(ctx, victim)
         ctx.note(f"{colour} pays 1 energy; {_describe(target)} is banished to Valhalla")
+        discard_excess(ctx, view)  # B2: a rank-3 elder lost shrinks the hand
         return f"Banishment (I2) by {colour}"
     dice = max_hand_size(view, colour)
     if dice <= 0:
@@ -307,14 +317,13 @@ def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     rolled = ", ".join(map(str, faces))
     killed = ", ".join(_describe(label) for label in chosen) or "nobody"
     ctx.note(f"{colour} pays 1 energy and rolls {rolled} (Martyr Roll): {killed} dies")
+    discard_excess(ctx, view)  # B2: a husband killed takes his culture's wife's hand size
     return f"Banishment (I2) by {colour}"
 
 
 def _parse_kills(ctx: ProcedureContext, ones: int, have: Counter[str]) -> list[str]:
     question = f"Martyr Roll (I2): {ones} killed; name them, separated by commas"
-    if "kill" not in ctx.choices:
-        raise ChoiceNeeded("kill", question, list(have))
-    units = [u.strip() for u in str(ctx.choices["kill"]).split(",") if u.strip()]
+    units = [u.strip() for u in str(ctx.ask("kill", question, list(have))).split(",") if u.strip()]
     if len(units) != ones:
         raise ProcedureError(f"{question}: {len(units)} named, not {ones}")
     for unit, n in Counter(units).items():
@@ -333,6 +342,7 @@ def witch_burn(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -
     _acted(ctx, cube, turn_of(view))
     kill_elder(ctx, cube if target == "elder:2" else targets[target][-1])
     ctx.note(f"{colour} pays 1 energy; {_describe(target)} is burnt")
+    discard_excess(ctx, view)  # B2: a rank-3 elder or a wife lost shrinks a hand
     return f"Witch-burn (I3) by {colour}"
 
 
@@ -434,14 +444,15 @@ def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict
     poly = view.religion(colour) != "monotheist"
     energy = view.disks(colour, "energy") > 0
     bishops = bool(ready_elders(view, colour, 2)) and energy
-    if poly and bishops and hand_cards(view, colour, "D"):
+    if poly and bishops and hand_cards(view, colour, "D") and not advanced_off(view, "I1"):
         found.append(("Domestication (I1): play a D card", domesticate, params))
     if poly and bishops:
         found.append(("Banishment (I2): kill an elder or roll the Martyr Roll", banish, params))
     if not poly and bishops and _kill_targets(view, colour):
         found.append(("Witch-burn (I3): kill a cube in the tableau", witch_burn, params))
     pay = view.disks(colour, "iron") or (colour == "green" and view.disks(colour, "ivory"))
-    if ready_elders(view, colour, 3) and pay and hand_cards(view, colour, "I"):
+    playable = hand_cards(view, colour, "I") and not advanced_off(view, "I4")
+    if ready_elders(view, colour, 3) and pay and playable:
         found.append(("Tool-maker (I4): play an I card", tool_maker, params))
     if not poly and energy and ready_elders(view, colour, 5):
         for other in view.seats():

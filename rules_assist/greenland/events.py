@@ -22,6 +22,12 @@ Choices (answered by the player named in the key):
 
 When an event asks the same question twice (two snowflakes, two decimations),
 the second key ends in ``_2``.
+
+An event that kills an elder of rank 3 (D2, D3, D5; cooling's decimations in
+the solitaire game) or breaks an import that granted hand size (D6) ends with
+every culture whose hand no longer fits discarding down (B2, choice
+``discard_<colour>``, ``_2`` for a second time in one event; hands.py). The
+beginners' game skips the Markland icon (C2 skips D9).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from tabletop.core import actions
 
 from ..procedures import ProcedureContext, ProcedureError, run_procedure
 from .deck import Cards
+from .hands import discard_excess
 from .payments import (
     d_cards,
     elder_cubes,
@@ -51,6 +58,7 @@ from .payments import (
 from .payments import describe_gain as _gain_text
 from .payments import describe_payment as _payment_text
 from .sequence import choose_first_player, current_first, player_order, view_of
+from .variants import advanced_off, refuse_if_off, skipped
 from .view import COLOURS, Greenland
 
 ROWS = ("north", "south")
@@ -129,7 +137,10 @@ def resolve_event(
         elif kind == "no_maritime":
             no_maritime(ctx, cards)
         elif kind == "no_markland":
-            no_markland(ctx, cards)
+            if advanced_off(view, "D9"):
+                ctx.note(skipped("D9"))
+            else:
+                no_markland(ctx, cards)
         elif kind == "storm":
             storm(ctx, cards)
         else:
@@ -261,6 +272,7 @@ def decimate(
         _decimate_one(ctx, view, colour, why, suffix)
     if not struck:
         ctx.note(f"no culture is decimated ({cause})")
+    discard_excess(ctx, view)  # B2: an elder of rank 3 lost shrinks the hand
     return f"Decimation: {cause}"
 
 
@@ -332,6 +344,7 @@ def snowflake(
             f"{colour} pays {_payment_text(paid)}"
             + (f" (snowflake -{relief})" if relief and owed else "")
         )
+    discard_excess(ctx, view)  # B2: an elder of rank 3 paid shrinks the hand
     return "Snowflake: " + ("one per D card" if per_d else str(n))
 
 
@@ -374,6 +387,7 @@ def cool(ctx: ProcedureContext, cards: Cards | None = None, suffix: str = "") ->
     if solitaire:
         for colour in _order(view):
             _decimate_one(ctx, view, colour, "global cooling (K)", suffix)
+        discard_excess(ctx, view)  # B2: an elder of rank 3 lost shrinks the hand
     return "Global cooling"
 
 
@@ -400,6 +414,7 @@ def die_off(ctx: ProcedureContext, cards: Cards | None = None) -> str:
         kill_elder(ctx, elders[cards_of[card]][-1])
         where = "" if card == colour else f" on the {card} elder card"
         ctx.note(f"{colour} rolls {rank}: the rank-{rank} elder{where} dies")
+    discard_excess(ctx, view)  # B2: an elder of rank 3 lost shrinks the hand
     return "Elder die-off"
 
 
@@ -421,6 +436,7 @@ def breakage(ctx: ProcedureContext, cards: Cards | None = None) -> str:
             pid = next(p for p in imports if row_id(view, p) == str(wanted))
         name = view.name(pid)
         ctx.note(f"{colour}'s {name} breaks: gains {_gain_text(exchange(ctx, view, colour, pid))}")
+    discard_excess(ctx, view)  # B2: an import that granted hand size is gone
     return "Breakage"
 
 
@@ -439,7 +455,11 @@ def no_maritime(ctx: ProcedureContext, cards: Cards | None = None) -> str:
 
 
 def no_markland(ctx: ProcedureContext, cards: Cards | None = None) -> str:
-    """D9: no moves to or from Markland this turn (counter 'ban.markland' = the turn)."""
+    """D9: no moves to or from Markland this turn (counter 'ban.markland' = the turn).
+
+    The beginners' game has no Markland ban (C2): resolve_event skips the icon.
+    """
+    refuse_if_off(ctx.state, "D9")
     return _ban(ctx, "markland", "no moving to or from Markland", cards)
 
 

@@ -8,6 +8,13 @@
   its size allows, the player names the cards to discard (choice
   ``discard_<colour>``: card names separated by commas). Discarded cards leave
   the game face up.
+- ``discard_excess(ctx, view)``: the same at the end of every procedure that
+  can fill a hand or shrink a hand size (B2: at once): the hunt (G6, and a
+  wife or an elder of rank 3 lost), the events that kill elders (D2, D3, D5),
+  the elder actions that kill (I2, I3), the hay paid with an elder (H1), and
+  attacks and divorces (F, F2). Each culture whose hand no longer fits is
+  asked ``discard_<colour>``.
+- ``discard_answer(cards, need)``: an answer to that question, for the bots.
 - ``exchange(ctx, colour, card)``: a procedure; a tableau card with a Value
   leaves the game for its disks, energy only up to the woodpile (B3, B4). A D
   card being livestock raided this turn cannot be exchanged (B3, E5).
@@ -20,6 +27,9 @@ OUT --seat COLOUR --card NAME``.
 from __future__ import annotations
 
 import argparse
+import re
+from collections import Counter
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..procedures import ProcedureContext, ProcedureError
@@ -27,8 +37,10 @@ from .deck import Cards
 from .payments import answer, describe_gain, remove_card, row_id, value_of
 from .payments import exchange as exchange_card
 from .scoring import being_raided
-from .sequence import view_of
+from .sequence import current_first, player_order, view_of
 from .view import Greenland
+
+_DISCARD_COUNT = re.compile(r"name (\d+) to discard")
 
 
 class HandSize(NamedTuple):
@@ -94,19 +106,53 @@ def discard_down(ctx: ProcedureContext, colour: str, cards: Cards | None = None)
     view = view_of(ctx.state, cards)
     if colour not in view.seats():
         raise ProcedureError(f"{colour} is not at the table")
+    label = f"{colour} discards down to the hand size (B2)"
+    if not _discard(ctx, view, colour, f"discard_{colour}"):
+        size = hand_size(view, colour)
+        ctx.note(f"{len(hand(view, colour))} cards fit the {_room(size)}: nothing to discard")
+    return label
+
+
+def discard_excess(ctx: ProcedureContext, view: Greenland) -> None:
+    """B2 at the end of a procedure: every culture whose hand no longer fits discards down at once.
+
+    A procedure that can put a card into a hand or lower a hand size (an elder
+    of rank 3, a wife or an import lost) calls this last. Each culture over its
+    size, in player order, is asked ``discard_<colour>``; when one procedure
+    asks a culture again (an event's icons one after another), the key gets
+    ``_2``, ``_3``.
+    """
+    places = view.state.places
+    if not any(places[f"hand_{c}"].contents for c in view.seats() if f"hand_{c}" in places):
+        return  # no hand holds a card: nothing can be over its size
+    asked: Counter[str] = ctx.__dict__.setdefault("_greenland_discards", Counter())
+    for colour in player_order(view, current_first(view)):
+        held = hand(view, colour)
+        if not held or not excess(view, hand_size(view, colour), held):
+            continue
+        n = asked[colour] + 1
+        _discard(ctx, view, colour, f"discard_{colour}" + (f"_{n}" if n > 1 else ""))
+        asked[colour] = n
+
+
+def _room(size: HandSize) -> str:
+    return f"hand size {size.general}" + (f" (+{size.d_only} for D cards)" if size.d_only else "")
+
+
+def _discard(ctx: ProcedureContext, view: Greenland, colour: str, key: str) -> list[str]:
+    """Ask ``key`` for the cards to discard, check them, discard them; the cards discarded."""
     size = hand_size(view, colour)
     held = hand(view, colour)
     must = excess(view, size, held)
-    label = f"{colour} discards down to the hand size (B2)"
-    room = f"hand size {size.general}" + (f" (+{size.d_only} for D cards)" if size.d_only else "")
+    room = _room(size)
     if not must:
-        ctx.note(f"{len(held)} cards fit the {room}: nothing to discard")
-        return label
+        return []
     names = [view.name(pid) for pid in held]
     text = answer(
         ctx,
-        f"discard_{colour}",
-        f"{colour} holds {len(held)} cards, {room}: name {must} to discard, separated by commas",
+        key,
+        f"{colour} holds {len(held)} cards, {room}: name {must} to discard, separated by commas"
+        " (B2)",
         names,
     )
     chosen: list[str] = []
@@ -115,24 +161,47 @@ def discard_down(ctx: ProcedureContext, colour: str, cards: Cards | None = None)
         pid = _find(view, left, name)
         if pid is None:
             raise ProcedureError(
-                f"discard_{colour}: {name.strip()!r} is not in {colour}'s hand"
+                f"{key}: {name.strip()!r} is not in {colour}'s hand"
                 f" ({', '.join(view.name(p) for p in left) or 'nothing left'})"
             )
         left.remove(pid)
         chosen.append(pid)
     if len(chosen) != must:
         raise ProcedureError(
-            f"discard_{colour}: {len(chosen)} cards named; {colour} must discard exactly {must} (B2)"
+            f"{key}: {len(chosen)} cards named; {colour} must discard exactly {must} (B2)"
         )
     if not fits(view, size, left):
         raise ProcedureError(
-            f"discard_{colour}: the cards kept do not fit the {room}: only D cards may use"
+            f"{key}: the cards kept do not fit the {room}: only D cards may use"
             " the D-only room (B2)"
         )
     for pid in chosen:
         remove_card(ctx, view, pid)
-    ctx.note(f"discards {', '.join(view.name(pid) for pid in chosen)} ({room})")
-    return label
+    ctx.note(f"{colour} discards {', '.join(view.name(pid) for pid in chosen)} ({room}, B2)")
+    return chosen
+
+
+def discard_answer(
+    cards: Cards, need: Any, least_wanted: Callable[[dict[str, Any]], Any] | None = None
+) -> str:
+    """An answer to a ``discard_<colour>`` question whose kept cards fit (for the bots).
+
+    Read from the question alone (the cards held are its options, the number
+    to discard is in its text), so the table may be as it was before the
+    procedure began. Cards that are not D go first, which always leaves a
+    hand that fits the D-only room too; among them ``least_wanted`` (a sort
+    key on the card's deck row) puts the cards to lose first.
+    """
+    found = _DISCARD_COUNT.search(need.question)
+    count = int(found.group(1)) if found else 1
+    key = least_wanted or (lambda row: 0)
+
+    def row(name: str) -> dict[str, Any]:
+        rows = cards.by_name(name)
+        return rows[0] if rows else {}
+
+    order = sorted(need.options, key=lambda name: (row(name).get("hand") == "D", key(row(name))))
+    return ",".join(order[:count])
 
 
 def exchange(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = None) -> str:

@@ -18,7 +18,12 @@ the losses (F4; not in the survivalist game); a success brings the babies
 and the disks (energy up to the woodpile's 8, B4), once (G4), bog iron's
 snowflake paid first or the hunt fails; doubles, triples or quadruples of any
 face let the culture take a trophy (G5) or a D or I card into its hand (G6),
-replaced from the row's deck (G7; not in the survivalist game).
+replaced from the row's deck (G7; not in the survivalist game). When the hunt
+is over, a culture whose hand no longer fits its size (a card taken, a wife or
+an elder of rank 3 lost) discards down at once (B2, choice ``discard_<colour>``,
+rules_assist/greenland/hands.py). The beginners' game (C2,
+rules_assist/greenland/variants.py) has no raids (G1), no New World (E2), no
+iron rule (F4) and takes no cards into the hand (G6).
 
 The players' choices (``choices``; a missing one raises ChoiceNeeded):
 ``alpha`` yes/no, ``reroll`` the faces to re-roll ([4], '4,5' or 'none'),
@@ -44,6 +49,7 @@ from rules_assist.procedures import (
 from tabletop.core import TableError, TableState
 
 from .deck import Cards
+from .hands import discard_excess
 from .hunt_results import gains, go_home, losses, pay_iron, snowflake, take_card
 from .hunt_roll import Hunting, culture, huntable, judge, listing, roll_hunt
 from .raid import check_raid, defenders, raid_result
@@ -86,8 +92,17 @@ def hunt_order(view: Greenland, card: str) -> list[str]:
     """A4: the cultures that roll on a card (raiders on a tableau card), in the order they roll.
 
     Hunt-first abilities for the card's type first, then the least hunters,
-    ties in player order.
+    ties in player order. (Kept in the table's memo until the next command.)
     """
+    memo = view.state.memo()
+    key = ("greenland.hunt_order", card, id(view.cards))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_hunt_order(view, card))
+    return list(found)
+
+
+def _hunt_order(view: Greenland, card: str) -> list[str]:
     cubes = view.hunters_on(card)
     colours = {view.state.pieces[c].owner for c in cubes} - {None}
     tableau = view.side(card) == "tableau"
@@ -156,6 +171,7 @@ def hunt(
     h = resolve(Hunting.start(ctx, view, card, seat, qualify=False))
     for part in h.parts:
         ctx.note(part)
+    discard_excess(ctx, view)  # B2: a card taken (G6), a wife or a rank-3 elder lost
     return h.label
 
 
@@ -188,10 +204,11 @@ def hunt_card(ctx: ProcedureContext, card: str, cards: Cards | None = None) -> s
     if len(results) == 1:
         for part in results[0].parts:
             ctx.note(part)
-        return results[0].label
-    for h in results:
-        ctx.note(f"{h.label}: {', '.join(h.parts)}")
-    return f"Hunt on {name}"
+    else:
+        for h in results:
+            ctx.note(f"{h.label}: {', '.join(h.parts)}")
+    discard_excess(ctx, view)  # B2: a card taken (G6), a wife or a rank-3 elder lost
+    return results[0].label if len(results) == 1 else f"Hunt on {name}"
 
 
 # ---- the command line --------------------------------------------------------------

@@ -14,6 +14,7 @@ from tabletop.core import actions
 
 from .choices import Asker
 from .hunt_roll import Die, Hunting, Outcome, culture, listing
+from .variants import advanced_off
 from .view import WOODPILE
 
 _SNOWFLAKE = re.compile(r"^snowflake_on_success ([1-9])$")
@@ -35,7 +36,8 @@ def losses(h: Hunting, dice: list[Die], outcome: Outcome, success: bool) -> list
         among = ", the Alpha among them" if h.alpha in deaths else ""
         h.note(f"the {shown} kill {len(deaths)} {noun}s{among}")
     gained = int(h.row.get("iron") or 0) if success and not h.raid else 0
-    if not h.survivalist and h.view.disks(h.colour, "iron") + gained > 0:  # C3: no iron rule
+    no_iron_rule = h.survivalist or advanced_off(h.view, "F4")  # C3 and C2: no iron rule
+    if not no_iron_rule and h.view.disks(h.colour, "iron") + gained > 0:
         lost = f"{len(deaths)} {noun}{'' if len(deaths) == 1 else 's'}"
         question = f"{h.who}: pay an iron to cancel the loss of {lost} on {h.name} (F4)?"
         if h.ask.yes_no("pay_iron", question):
@@ -199,6 +201,8 @@ def take_card(h: Hunting, outcome: Outcome) -> None:
         h.ctx.move(h.card, f"trophies_{h.colour}")
         h.ctx.flip(h.card, True)
         h.note(f"takes {h.name} as a trophy (G5); it is not replaced (G7)")
+        return
+    if advanced_off(h.view, "G6"):  # C2: the beginners' game takes no cards into the hand
         return
     if not outcome.hand or not h.ask.yes_no(
         "take_card", f"{h.who}: take {h.name} into the hand (G6)?"

@@ -19,6 +19,7 @@ from typing import Any
 from rules_assist.procedures import ProcedureContext, ProcedureError
 
 from .choices import Asker
+from .variants import refuse_if_off
 from .view import Greenland
 
 # The tracker (rank 5, E3) lets a culture re-roll 4s on land hunts (G3 example). The elder
@@ -217,6 +218,7 @@ class Hunting:
         cls, ctx: ProcedureContext, view: Greenland, card: str, colour: str, qualify: bool
     ) -> Hunting:
         name = huntable(view, card)
+        refuse_if_off(view, "E2", when=view.is_new_world(card))  # C2: no New World
         side = view.side(card) or ""
         cubes = view.hunters_on(card, colour)
         if not cubes:

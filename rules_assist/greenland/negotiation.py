@@ -21,17 +21,46 @@ undo step each); every one of them runs only in the negotiation phase.
   (its owner's cubes, a husband and his culture's cubes, raid.defenders) need
   no war chief and each strikes an automatic 1; the survivors other than
   husbands then go home. With several victims the attacker splits the hits
-  (choice ``targets``, e.g. 'yellow=1,green=1'); each victim picks which of
-  its cubes die when it has more than one kind there (choice ``hits_<victim>``:
-  kinds alpha/hunter/husband or cube ids, comma-separated), and may pay an
-  iron to cancel its losses (F4, choice ``pay_iron_<victim>``; not in the
-  survivalist game, C3).
+  (choice ``targets``, e.g. 'yellow=1,green=1'; asked, the possible splits
+  are its options); each victim picks which of its cubes die when it has
+  more than one kind there (choice ``hits_<victim>``: kinds
+  alpha/hunter/husband or cube ids, comma-separated; asked, the possible
+  mixes of kinds are its options), and may pay an iron to cancel its losses
+  (F4, choice ``pay_iron_<victim>``; not in the survivalist game, C3).
 - ``resolve_new_world(ctx)``: after negotiations and attacks, a peaceful
   Markland or Vinland with more than 6 cubes on it turns hostile (F3);
   ``pacify(ctx, colour, card)`` then lets a culture with cubes on a hostile
   card pay an ivory to turn it peaceful again (the end of the phase, F3).
+- ``agree_peace(ctx, colour, card)``: the cultures on a contested card settle it
+  peacefully for the turn (A3): every other culture present must agree (choice
+  ``consent_<colour>`` yes/no, as for leaving); a refusal stops the procedure
+  and nothing changes. It is refused once an attack has been made there this
+  turn. No attack is made on a card at peace for the rest of the turn
+  (counter ``negotiation.peace`` = {"turn": n, "cards": [...]}).
 - ``negotiation_order(view)`` (A3: most iron first, ties in player order) and
-  ``attackers(view, card)``: who may attack on a card, in that order.
+  ``attackers(view, card)``: who may attack on a card, in that order;
+  ``chief_order(view, card)``: the cultures with a war chief among them;
+  ``ready_attacks(view)``: the rounds of attacks allowed now, ``obligations``
+  the ones still owed, ``unmet`` why the phase cannot end yet (A3).
+
+The order and the obligation to attack (A3), as this module reads them:
+
+- Order. Among the cultures with a war chief that may attack on a card, one
+  attacks only when every culture ahead of it in ``chief_order`` has made its
+  round there this turn (or has no cubes or nobody left to attack there). A
+  defender without a war chief (F2, a tableau card raided) is outside that
+  order: it strikes when it likes and keeps nobody waiting.
+- Negotiations fail on a card (``contested``) while cubes of two or more
+  cultures are on it (on a tableau card: raiders, cubes that do not defend
+  it; its owner and a husband's culture are on one side), at least one of
+  them has a war chief who may attack there, and the cultures present have
+  not agreed peace there this turn. Every culture with a war chief in
+  ``chief_order`` of a contested card must then attack there once, most iron
+  first (``obligations``); nobody declines alone. Leaving or marrying (F, F1)
+  that leaves one culture on the card, or the peace agreement, ends it, and
+  the first attack on a card closes the negotiations there (no peace after
+  it). ``sequence.next_phase`` refuses to leave the phase while an
+  obligation is unmet.
 
 The attack roll reuses the hunt's dice (rules_assist/greenland/hunt_roll.py:
 ``HuntRoll`` for the roll and the once-only re-roll, ``rerolls`` for the
@@ -50,16 +79,19 @@ from tabletop.core import TableError
 from ..procedures import ProcedureContext, ProcedureError
 from .choices import Asker
 from .deck import Cards
+from .hands import discard_excess
 from .hunt_roll import HIT_FACES, Die, HuntRoll, culture, hunting_abilities, listing, rerolls
 from .payments import spend
 from .raid import defenders
 from .sequence import iron_order, view_of
+from .variants import advanced_off, refuse_if_off
 from .view import ROW_PLACES, Greenland
 
 NEW_WORLD = ("markland", "vinland")
 HOSTILE_ABOVE = 6  # F3: more than 6 cubes turn a peaceful New World card hostile
 CUBES_PER_MARINER = 4  # F: transportation when leaving a card outside the homeland
 ATTACKS = "negotiation.attacks"  # counter: {"turn": n, "done": ["yellow@birgitta", ...]}
+PEACE = "negotiation.peace"  # counter: {"turn": n, "cards": ["walrus", ...]}
 RESOLVED = "new_world.resolved"  # counter: the turn F3 was resolved
 
 
@@ -122,16 +154,124 @@ def _fighters(view: Greenland, card: str, colour: str) -> list[str]:
     return present(view, card).get(colour, [])
 
 
-def attackers(view: Greenland, card: str) -> list[str]:
+def attackers(view: Greenland, card: str, order: list[str] | None = None) -> list[str]:
     """Who may attack on a card now (F2), in most iron order (A3)."""
+    if advanced_off(view, "F2"):  # C2: the beginners' game has no attacks
+        return []
     cubes = present(view, card)
+    if len(cubes) < 2:
+        return []  # nobody else there: no victims
     found = []
-    for colour in negotiation_order(view):
+    for colour in order if order is not None else negotiation_order(view):
         if colour not in cubes or not _victims(view, card, colour):
             continue
         if view.war_chiefs(colour) or _defending(view, card, colour):
             found.append(colour)
     return found
+
+
+def _this_turn(view: Greenland, counter: str, key: str) -> list[str]:
+    record = view.counter(counter) or {}
+    return list(record.get(key, [])) if record.get("turn") == view.counter("turn", 1) else []
+
+
+def attacked(view: Greenland) -> list[str]:
+    """The rounds of attacks made this turn, as 'colour@card' (F2: one each a card)."""
+    return _this_turn(view, ATTACKS, "done")
+
+
+def at_peace(view: Greenland) -> list[str]:
+    """The cards whose cultures agreed peace this turn (A3, ``agree_peace``)."""
+    return _this_turn(view, PEACE, "cards")
+
+
+def table_cards(view: Greenland) -> list[str]:
+    """The cards cubes stand on, the rows' then the tableaus', as they lie."""
+    found = []
+    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+        for pid in view.state.places[place].contents if place in view.state.places else ():
+            if pid in view.state.places:
+                found.append(pid)
+    return found
+
+
+def chief_order(view: Greenland, card: str, order: list[str] | None = None) -> list[str]:
+    """A3: the cultures with a war chief that may attack on a card, most iron first, ties in
+    player order (A2)."""
+    return [c for c in attackers(view, card, order) if view.war_chiefs(c)]
+
+
+def _mixed(view: Greenland, card: str) -> bool:
+    """Cubes of two or more cultures on a card; on a tableau card, raiders among them."""
+    if len(present(view, card)) < 2:
+        return False
+    return view.side(card) != "tableau" or _raided(view, card)
+
+
+def contested(view: Greenland, card: str, order: list[str] | None = None) -> bool:
+    """A3: negotiations have failed on the card (see the module's reading): cubes of several
+    cultures, a war chief among them who may attack, and no peace agreed this turn."""
+    return (
+        card not in at_peace(view) and _mixed(view, card) and bool(chief_order(view, card, order))
+    )
+
+
+def _begun(view: Greenland, card: str) -> bool:
+    return any(d.endswith(f"@{card}") for d in attacked(view))
+
+
+def obligations(view: Greenland) -> list[tuple[str, str]]:
+    """A3: (colour, card) for each war chief that must still attack, most iron first."""
+    order = negotiation_order(view)
+    done = attacked(view)
+    found = []
+    for card in table_cards(view):
+        if contested(view, card, order):
+            found += [
+                (c, card) for c in chief_order(view, card, order) if f"{c}@{card}" not in done
+            ]
+    return sorted(found, key=lambda pair: order.index(pair[0]))
+
+
+def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
+    """The rounds of attacks that may be made now, most iron first (A3): on each card the first
+    war chief still to attack there, and any defender without one (F2)."""
+    order = negotiation_order(view)
+    done = attacked(view)
+    peace = at_peace(view)
+    found = []
+    for card in table_cards(view):
+        if card in peace:
+            continue
+        chief_waiting = False
+        for colour in attackers(view, card, order):
+            if f"{colour}@{card}" in done:
+                continue
+            if not view.war_chiefs(colour):
+                found.append((colour, card))
+            elif not chief_waiting:
+                found.append((colour, card))
+                chief_waiting = True
+    return sorted(found, key=lambda pair: order.index(pair[0]))
+
+
+def obligation_text(view: Greenland, colour: str, card: str) -> str:
+    return f"{culture(colour)} must attack on {view.name(card)} (A3)"
+
+
+def unmet(view: Greenland) -> str | None:
+    """Why the negotiation phase cannot end yet (A3), or None: for ``sequence.next_phase``."""
+    owed = obligations(view)
+    if not owed:
+        return None
+    colour, card = owed[0]
+    name = view.name(card)
+    others = [culture(c) for c in present(view, card) if c != colour]
+    return (
+        f"{obligation_text(view, colour, card)} before the phase ends: it has a war chief and "
+        f"{listing(others)} {'is' if len(others) == 1 else 'are'} still on {name}, so the "
+        "negotiations there have failed; attack, leave, or agree peace there"
+    )
 
 
 def _victims(view: Greenland, card: str, colour: str) -> dict[str, list[str]]:
@@ -204,6 +344,7 @@ def leave(
 ) -> str:
     """F: a culture's hunters (all, or ``count``, the Alpha last) leave a card, unassigned or one
     of them married (F1)."""
+    refuse_if_off(ctx.state, "F1", when=daughter is not None)  # C2: no exogamy
     view = view_of(ctx.state, cards)
     _in_phase(view)
     name = _card(view, card)
@@ -259,6 +400,7 @@ def marry(
 ) -> str:
     """F1: an assigned hunter (a cube, or one of the culture's on a card, the Alpha last) leaves
     his card and marries a daughter in a foreign tableau."""
+    refuse_if_off(ctx.state, "F1")  # C2: no exogamy
     view = view_of(ctx.state, cards)
     _in_phase(view)
     pieces = view.state.pieces
@@ -295,12 +437,48 @@ def divorce(ctx: ProcedureContext, colour: str, daughter: str, cards: Cards | No
     if husband is None or view.state.pieces[husband].owner != colour:
         raise ProcedureError(f"{culture(colour)} has no husband on {name}")
     ctx.move(husband, f"hunters_{colour}")
+    discard_excess(ctx, view)  # B2
     return f"{culture(colour)} divorces {name}: the husband is unassigned (F)"
+
+
+# ---- peace (A3) ------------------------------------------------------------------------
+def agree_peace(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = None) -> str:
+    """A3: the negotiations on a contested card succeed: with everyone present agreeing, nobody
+    attacks there this turn."""
+    view = view_of(ctx.state, cards)
+    _in_phase(view)
+    name = _card(view, card)
+    who = culture(colour)
+    cubes = present(view, card)
+    if colour not in cubes:
+        raise ProcedureError(f"{who} has no cubes on {name}: only those present negotiate (F)")
+    if card in at_peace(view):
+        raise ProcedureError(f"{name} is at peace this turn already (A3)")
+    if _begun(view, card):
+        raise ProcedureError(
+            f"the attacks on {name} have begun this turn: the negotiations there have failed (A3)"
+        )
+    if not contested(view, card):
+        raise ProcedureError(
+            f"there is nothing to settle on {name}: no war chief there may attack (A3)"
+        )
+    others = [c for c in negotiation_order(view) if c != colour and c in cubes]
+    for other in others:
+        question = f"{culture(other)}: make peace with {who} on {name} this turn (A3)?"
+        if not _yes(ctx, other, f"consent_{other}", question):
+            raise ProcedureError(
+                f"{culture(other)} does not agree to peace on {name}: the negotiations there "
+                "fail and the war chiefs must attack (A3)"
+            )
+    ctx.set_counter(PEACE, {"turn": view.counter("turn", 1), "cards": [*at_peace(view), card]})
+    ctx.note("everyone present agrees: no attacks there this turn (A3)")
+    return f"{who} and {listing([culture(c) for c in others])} make peace on {name} (A3)"
 
 
 # ---- attacks (F2, F4) ------------------------------------------------------------------
 def attack(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = None) -> str:
     """F2: one round of attacks by a culture on a card; the victims' losses (F4)."""
+    refuse_if_off(ctx.state, "F2")  # C2: no attacks
     view = view_of(ctx.state, cards)
     _in_phase(view)
     name = _card(view, card)
@@ -321,6 +499,16 @@ def attack(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
         raise ProcedureError(
             f"{who} has no war chief (rank 4): only defenders attack without one (F2)"
         )
+    if card in at_peace(view):
+        raise ProcedureError(f"{name} is at peace this turn: the cultures there agreed it (A3)")
+    if view.war_chiefs(colour):
+        chiefs = chief_order(view, card)
+        ahead = [c for c in chiefs[: chiefs.index(colour)] if f"{c}@{card}" not in done]
+        if ahead:
+            raise ProcedureError(
+                f"{who} cannot attack on {name} yet: {culture(ahead[0])} attacks there first "
+                "(A3: the most iron first, ties in player order)"
+            )
     if defending:
         dice = [Die(c, 1, auto=True) for c in cubes]
         faces = HIT_FACES["tableau"]
@@ -343,6 +531,7 @@ def attack(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
         if home:
             ctx.note("the surviving defenders go home (F2)")
     ctx.set_counter(ATTACKS, {"turn": turn, "done": [*done, f"{colour}@{card}"]})
+    discard_excess(ctx, view)  # B2
     return f"{who} {'defends' if defending else 'attacks on'} {name}"
 
 
@@ -373,12 +562,17 @@ def _split(
         ((victim, cubes),) = victims.items()
         return {victim: min(hits, len(cubes))}
     usable = min(hits, sum(len(v) for v in victims.values()))
+    splits = _splits(victims, usable)
     question = (
         f"{culture(colour)}: how do the {usable} hits fall on "
-        f"{listing([culture(v) for v in victims])} (F2)? e.g. "
-        + ",".join(f"{v}=N" for v in victims)
+        f"{listing([culture(v) for v in victims])} (F2)? COLOUR=HITS for each, e.g. {splits[0]}"
     )
-    answer = ctx.choose("targets", question, [])
+    if len(splits) == 1:  # every victim loses all its cubes there: nothing to choose
+        answer = splits[0]
+    elif "targets" in ctx.choices:  # given: read generously (any order, zeros named or not)
+        answer = ctx.choices["targets"]
+    else:  # asked: the possible splits are the options
+        answer = ctx.choose("targets", question, splits)
     split: dict[str, int] = {}
     for part in str(answer).replace(" ", "").split(","):
         victim, _, n = part.partition("=")
@@ -395,6 +589,23 @@ def _split(
             f"{question}: the hits given add up to {sum(split.values())}, not {usable}"
         )
     return {v: n for v, n in split.items() if n}
+
+
+def _splits(victims: dict[str, list[str]], hits: int) -> list[str]:
+    """Every way to put ``hits`` on the victims, none given more hits than its cubes there."""
+    found: list[str] = []
+
+    def place(rest: list[str], left: int, done: list[str]) -> None:
+        if not rest:
+            if not left:
+                found.append(",".join(done))
+            return
+        victim, *others = rest
+        for n in range(min(left, len(victims[victim])), -1, -1):
+            place(others, left - n, [*done, f"{victim}={n}"] if n else done)
+
+    place(list(victims), hits, [])
+    return found
 
 
 def _losses(
@@ -426,11 +637,13 @@ def _chosen_dead(
     if len(set(kinds.values())) == 1 or hits >= len(cubes):
         return cubes[:hits]
     options = sorted(set(kinds.values())) + cubes
+    deaths = _deaths(list(kinds.values()), hits)
     question = (
-        f"{culture(victim)}: which {hits} of your cubes on {name} die "
-        f"({', '.join(sorted(set(kinds.values())))}, comma-separated; F2)?"
+        f"{culture(victim)}: which {hits} of your cubes on {name} die (F2)? "
+        f"Kinds or cube ids, e.g. {deaths[0]}"
     )
-    answer = ctx.choose(f"hits_{victim}", question, [])
+    key = f"hits_{victim}"  # given: kinds or cube ids, any order; asked: the possible mixes
+    answer = ctx.choices[key] if key in ctx.choices else ctx.choose(key, question, deaths)
     items = answer if isinstance(answer, list | tuple) else str(answer).replace(" ", "").split(",")
     left, dead = list(cubes), []
     for item in (str(i).strip() for i in items if str(i).strip()):
@@ -444,6 +657,24 @@ def _chosen_dead(
     return dead
 
 
+def _deaths(kinds: list[str], hits: int) -> list[str]:
+    """Every mix of ``hits`` kinds of cube among those there, hunters first, then husbands."""
+    have = {k: kinds.count(k) for k in ("hunter", "husband", "alpha") if k in kinds}
+    found: list[str] = []
+
+    def place(rest: list[str], left: int, done: list[str]) -> None:
+        if not rest:
+            if not left:
+                found.append(",".join(done))
+            return
+        kind, *others = rest
+        for n in range(min(left, have[kind]), -1, -1):
+            place(others, left - n, done + [kind] * n)
+
+    place(list(have), hits, [])
+    return found
+
+
 # ---- the New World (F3) ----------------------------------------------------------------
 def _side(view: Greenland, pid: str) -> str:
     return str(view.state.pieces[pid].props.get("card", "")).rpartition("-")[2]
@@ -451,6 +682,8 @@ def _side(view: Greenland, pid: str) -> str:
 
 def resolve_new_world(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     """F3: after negotiations and attacks, a peaceful New World card with over 6 cubes turns hostile."""
+    if advanced_off(ctx.state, "F3"):  # C2: no New World; the turn goes on unchanged
+        return "The New World after negotiations (F3): none in the beginners' game (C2)"
     view = view_of(ctx.state, cards)
     _in_phase(view)
     for pid in NEW_WORLD:
@@ -468,6 +701,7 @@ def resolve_new_world(ctx: ProcedureContext, cards: Cards | None = None) -> str:
 
 def pacify(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = None) -> str:
     """F3: at the end of the phase, a culture with cubes on a hostile card pays an ivory to pacify it."""
+    refuse_if_off(ctx.state, "F3")  # C2: no New World
     view = view_of(ctx.state, cards)
     _in_phase(view)
     if card not in NEW_WORLD or card not in view.state.pieces:
@@ -488,32 +722,50 @@ def pacify(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
 
 
 # ---- the phase panel -------------------------------------------------------------------
+def peace_step(view: Greenland, cards: Cards, colour: str, card: str) -> Any:
+    """A step: ``colour`` proposes peace on ``card`` to the others present (A3)."""
+    from ..phases import Step
+
+    return Step(
+        f"{culture(colour)} proposes peace on {view.name(card)} (A3)",
+        "greenland.peace",
+        agree_peace,
+        {"colour": colour, "card": card, "cards": cards},
+        actor=colour,
+        help="everyone present must agree; then nobody attacks there this turn",
+    )
+
+
 def panel_steps(view: Greenland, cards: Cards) -> list[Any]:
-    """For sequence.phase_status: resolve F3, pacify, and an attack where one is possible."""
+    """For sequence.phase_status: the attacks that may be made now in A3 order (the obligatory
+    ones marked), the peace agreements still possible (A3), resolve F3, pacify."""
+    if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
+        return []
     from ..phases import Step
 
     turn = view.counter("turn", 1)
     steps = []
-    record = view.counter(ATTACKS) or {}
-    done = record.get("done", []) if record.get("turn") == turn else []
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
-        for pid in view.state.places[place].contents if place in view.state.places else ():
-            if pid not in view.state.places:
-                continue
-            for colour in attackers(view, pid):
-                if f"{colour}@{pid}" in done:
-                    continue
-                verb = "defends" if _defending(view, pid, colour) else "attacks on"
-                steps.append(
-                    Step(
-                        f"{culture(colour)} {verb} {view.name(pid)} (F2)",
-                        "greenland.attack",
-                        attack,
-                        {"colour": colour, "card": pid, "cards": cards},
-                        actor=colour,
-                        help="one round of attacks; most iron first (A3)",
-                    )
-                )
+    owed = set(obligations(view))
+    ready = ready_attacks(view)
+    for colour, pid in ready:
+        if (colour, pid) in owed:
+            label = obligation_text(view, colour, pid)
+        else:
+            verb = "defends" if _defending(view, pid, colour) else "attacks on"
+            label = f"{culture(colour)} {verb} {view.name(pid)} (F2)"
+        steps.append(
+            Step(
+                label,
+                "greenland.attack",
+                attack,
+                {"colour": colour, "card": pid, "cards": cards},
+                actor=colour,
+                help="one round of attacks; most iron first (A3)",
+            )
+        )
+    for colour, pid in ready:
+        if (colour, pid) in owed and not _begun(view, pid):
+            steps.append(peace_step(view, cards, colour, pid))
     if view.counter(RESOLVED) != turn:
         steps.append(
             Step(
@@ -544,7 +796,7 @@ def panel_steps(view: Greenland, cards: Cards) -> list[Any]:
 
 # ---- the command line --------------------------------------------------------------------
 def add_cli(procedures: Any) -> None:
-    """``tabletop greenland attack|leave|marry|divorce|new-world|pacify FILE -o OUT ...``."""
+    """``tabletop greenland attack|peace|leave|marry|divorce|new-world|pacify FILE -o OUT ...``."""
     from .cli import common
     from .events import choice_argument
 
@@ -560,6 +812,7 @@ def add_cli(procedures: Any) -> None:
         return p
 
     parser("attack", "one round of attacks on a card (F2); --seat the attacker", _attack)
+    parser("peace", "everyone on a card agrees peace this turn (A3); --seat proposes", _peace)
     p = parser("leave", "hunters leave a card with everyone's consent (F)", _leave)
     p.add_argument("--count", type=int, help="how many leave (default: all)")
     p.add_argument("--daughter", help="one of them marries this daughter (F1)")
@@ -592,6 +845,13 @@ def _attack(game: Any, args: argparse.Namespace) -> str:
 
     card = _named(game, args.card, "--card")
     return run_cli(game, args, attack, "attack", colour=_seat(args), card=card)
+
+
+def _peace(game: Any, args: argparse.Namespace) -> str:
+    from .events import run_cli
+
+    card = _named(game, args.card, "--card")
+    return run_cli(game, args, agree_peace, "peace", colour=_seat(args), card=card)
 
 
 def _leave(game: Any, args: argparse.Namespace) -> str:

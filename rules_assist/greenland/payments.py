@@ -19,7 +19,7 @@ from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError
+from ..procedures import ProcedureContext, ProcedureError
 from .view import COLOURS, WOODPILE, Greenland
 
 DISKS = ("energy", "ivory", "iron")
@@ -36,27 +36,30 @@ def substitutes(view: Greenland, colour: str) -> dict[str, int]:
 # ---- choices ---------------------------------------------------------------------
 def answer(ctx: ProcedureContext, key: str, question: str, options: Sequence[str]) -> str:
     """A player's answer as given (not checked against the options); ChoiceNeeded without one."""
-    if key not in ctx.choices:
-        raise ChoiceNeeded(key, question, list(options))
-    return str(ctx.choices[key]).strip()
+    return str(ctx.ask(key, question, list(options))).strip()
 
 
 # ---- reading ---------------------------------------------------------------------
+RANK_SPOTS = {f"rank{r}": r for r in range(1, 7)}
+
+
 def elder_cubes(view: Greenland, colour: str, rank: int | None = None) -> dict[str, list[str]]:
     """The elders of ``colour`` on every elder card, by label ('3', or '2@yellow' on another card)."""
     found: dict[str, list[str]] = {}
+    places, pieces = view.state.places, view.state.pieces
+    wanted = RANK_SPOTS if rank is None else {f"rank{rank}": rank}
     for card in COLOURS:
-        place = f"elder-{card}"
-        if place not in view.state.places:
+        place = places.get(f"elder-{card}")
+        if place is None:
             continue
-        for r in range(1, 7) if rank is None else (rank,):
-            cubes = [
-                pid
-                for pid in view.state.contents(place, f"rank{r}")
-                if view.state.pieces[pid].owner == colour
-            ]
-            if cubes:
-                found[str(r) if card == colour else f"{r}@{card}"] = cubes
+        by_rank: dict[int, list[str]] = {}
+        for pid in place.contents:  # one look at the card, the cubes kept in their order
+            piece = pieces[pid]
+            r = wanted.get(piece.spot) if piece.owner == colour else None
+            if r is not None:
+                by_rank.setdefault(r, []).append(pid)
+        for r in sorted(by_rank):
+            found[str(r) if card == colour else f"{r}@{card}"] = by_rank[r]
     return found
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rules_assist.procedures import ProcedureError
 
 from .hunt_roll import Hunting, Outcome, culture, listing
+from .variants import refuse_if_off
 from .view import Greenland
 
 
@@ -26,7 +27,11 @@ def defenders(view: Greenland, card: str) -> set[str]:
 
 
 def check_raid(h: Hunting) -> None:
-    """Only raiders roll, and only D cards (not 'no raid') and daughters are raided (E5)."""
+    """Only raiders roll, and only D cards (not 'no raid') and daughters are raided (E5).
+
+    The beginners' game has no raids (C2 skips G1).
+    """
+    refuse_if_off(h.view, "G1")
     if h.colour in defenders(h.view, h.card):
         raise ProcedureError(f"{h.who}'s cubes on {h.name} defend it: only raiders roll (G1)")
     kind = h.row.get("type")

@@ -27,7 +27,7 @@ from typing import Any
 from tabletop.core import Mode, Policy, Refused
 from tabletop.modules import new_game
 
-from ..procedures import ChoiceNeeded, ProcedureContext, ProcedureError, run_procedure
+from ..procedures import ChoiceNeeded, ProcedureError, run_procedure
 from .bots import Bot, owner_of
 from .checks import checker_for
 from .deck import Cards
@@ -87,26 +87,17 @@ class Player:
     # ---- procedures, with the bots answering -----------------------------------------
     def run(self, procedure: Any, name: str, who: str | None = None, **params: Any) -> Any:
         """Run a procedure as a person would, each question answered by the bot it belongs to."""
-        choices: dict[str, str] = {}
-        seen: dict[str, ProcedureContext] = {}
         actor = who or current_first(self.view) or "greenland"
+        asked = [0]
 
-        def recorded(ctx: ProcedureContext, **kw: Any) -> str:
-            seen["ctx"] = ctx
-            return procedure(ctx, **kw)
+        def answer(need: ChoiceNeeded, state: Any) -> str:
+            asked[0] += 1
+            if asked[0] > MAX_QUESTIONS:
+                raise ProcedureError(f"{name}: more than {MAX_QUESTIONS} questions")
+            colour = owner_of(state, need.key, who)
+            return str(self.bot(colour).answer(state, need))
 
-        for _ in range(MAX_QUESTIONS):
-            try:
-                return run_procedure(
-                    self.table, actor, recorded, name=name, choices=choices, **params
-                )
-            except ChoiceNeeded as need:
-                if need.key in choices:
-                    raise ProcedureError(f"{need.key!r} asked twice") from None
-                state = seen["ctx"].state if "ctx" in seen else self.table.state
-                colour = owner_of(state, need.key, who)
-                choices[need.key] = str(self.bot(colour).answer(state, need))
-        raise ProcedureError(f"{name}: more than {MAX_QUESTIONS} questions")
+        return run_procedure(self.table, actor, procedure, name=name, answerer=answer, **params)
 
     def phase_done(self) -> None:
         if self.after_phase is not None:
@@ -169,11 +160,19 @@ class Player:
     def huntable(self, raids: bool = False) -> list[str]:
         """Cards with hunters who roll on them (with ``raids``, every card with cubes on it)."""
         view = self.view
+        occupied = {  # the cards with a cube in their hunting area (a card's regions: its id)
+            cube.place
+            for colour in view.seats()
+            for cube in view.cubes(colour)
+            if cube.spot == "hunters"
+        }
         places = [*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())]
         found = []
         for place in places:
+            tableau = place.startswith("tableau_")
             for pid in view.state.places[place].contents if place in view.state.places else ():
-                if view.hunters_on(pid) and (raids or card_order(view, pid)):
+                # on a biome every culture with hunters there rolls; on a tableau card, raiders
+                if pid in occupied and (raids or not tableau or card_order(view, pid)):
                     found.append(pid)
         return found
 
@@ -218,24 +217,47 @@ def play_elder_actions(player: Player, offer: Any) -> None:
 
 
 def play_negotiation(player: Player) -> None:
-    """F: attacks the bots choose (most iron first, A3), then the New World turns hostile (F3)."""
+    """F: the attacks the bots choose, in A3 order, then the New World turns hostile (F3).
+
+    The rounds of attacks are taken one at a time as negotiation.py offers them
+    (``ready_attacks``: most iron first, a card's war chiefs in order). A bot
+    that must attack (A3) and does not want to proposes peace there, and
+    attacks when the others refuse it.
+    """
     neg = _negotiation
-    view = player.view
-    for colour in neg.negotiation_order(view):
+    handled: set[tuple[str, str]] = set()
+    while True:
+        view = player.view
+        waiting = [pair for pair in neg.ready_attacks(view) if pair not in handled]
+        if not waiting:
+            break
+        colour, card = waiting[0]
+        handled.add((colour, card))
         pick = getattr(player.bot(colour), "attack", None)
-        if pick is None:
-            continue
-        for card in player.huntable(raids=True):
-            if colour in neg.attackers(player.view, card) and pick(player.view, colour, card):
-                with suppress(ProcedureError):  # an answer the attack could not use: no attack
-                    player.run(
-                        neg.attack,
-                        "greenland.attack",
-                        colour,
-                        colour=colour,
-                        card=card,
-                        cards=player.cards,
-                    )
+        wanted = bool(pick and pick(view, colour, card))
+        if not wanted and (colour, card) in neg.obligations(view):
+            try:
+                player.run(
+                    neg.agree_peace,
+                    "greenland.peace",
+                    colour,
+                    colour=colour,
+                    card=card,
+                    cards=player.cards,
+                )
+            except ProcedureError:  # refused, or the attacks there have begun: attack
+                wanted = True
+        for _ in range(3 if wanted else 0):  # an answer the attack could not use: ask again
+            with suppress(ProcedureError):
+                player.run(
+                    neg.attack,
+                    "greenland.attack",
+                    colour,
+                    colour=colour,
+                    card=card,
+                    cards=player.cards,
+                )
+                break
     player.run(neg.resolve_new_world, "greenland.new_world", cards=player.cards)
 
 

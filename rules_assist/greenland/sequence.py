@@ -24,6 +24,7 @@ from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
+from .variants import advanced_off
 from .view import Greenland
 
 PHASES = ("event", "assignment", "negotiation", "hunt", "animals", "elders")
@@ -81,11 +82,15 @@ def view_of(state: Any, cards: Cards | None = None) -> Greenland:
 # ---- who goes when -------------------------------------------------------------------
 def in_play(view: Greenland) -> list[str]:
     """The cultures in the game, as seated: a culture with every cube in Valhalla is out (J1)."""
-    found = []
-    for colour in view.seats():
-        if any(not cube.place.startswith("valhalla_") for cube in view.cubes(colour)):
-            found.append(colour)
-    return found
+    memo = view.state.memo()
+    found = memo.get("greenland.in_play")
+    if found is None:
+        found = memo["greenland.in_play"] = tuple(
+            colour
+            for colour in view.seats()
+            if any(not cube.place.startswith("valhalla_") for cube in view.cubes(colour))
+        )
+    return list(found)
 
 
 def player_order(view: Greenland, first: str | None) -> list[str]:
@@ -232,12 +237,22 @@ def game_ends(view: Greenland) -> str | None:
 
 
 def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
-    """Go on to the next phase; after the elder actions, to the next turn's event phase (A1)."""
+    """Go on to the next phase; after the elder actions, to the next turn's event phase (A1).
+
+    The negotiation phase ends only when no war chief still must attack where the
+    negotiations failed (A3, ``negotiation.unmet``).
+    """
     view = view_of(ctx.state, cards)
     if view.counter("game_over") is not None:
         raise ProcedureError("the game is over (J): count the victory points")
     turn = int(view.counter("turn", 1) or 1)
     phase = view.counter("phase", "event") or "event"
+    if phase == "negotiation":
+        from .negotiation import unmet
+
+        owed = unmet(view)  # A3: the war chiefs attack where the negotiations failed
+        if owed:
+            raise ProcedureError(owed)
     if phase == "elders":
         ending = game_ends(view)
         if ending:
@@ -283,6 +298,18 @@ def status(view: Greenland) -> dict[str, Any]:
     if view.counter("ban.markland") == turn:
         bans.append("no moving to or from Markland (D9)")
     over = view.counter("game_over")
+    owed_now: list[tuple[str, str]] = []
+    owing: list[str] = []
+    if phase == "negotiation" and over is None:
+        from .negotiation import obligation_text, obligations, ready_attacks
+
+        found = obligations(view)
+        owing = [obligation_text(view, c, card) for c, card in found]
+        owed_now = [
+            (c, obligation_text(view, c, card))
+            for c, card in ready_attacks(view)
+            if (c, card) in found
+        ]
     next_turn, next_phase_id = following(turn, phase)
     next_name, next_section = PHASE_NAMES[next_phase_id]
     if over is not None:
@@ -295,6 +322,9 @@ def status(view: Greenland) -> dict[str, Any]:
     elif phase == "hunt" and waiting:
         whose = waiting[0]
         text = f"{current_first(view)} picks the next card to hunt (A4)"
+    elif phase == "negotiation" and owed_now and (owed_now[0][0] in done or not waiting):
+        whose = owed_now[0][0]  # A3: a culture that has finished still owes an attack
+        text = owed_now[0][1]
     elif waiting:
         whose, text = waiting[0], f"{waiting[0]} to act ({ORDER_RULES[phase]})"
     else:
@@ -315,6 +345,7 @@ def status(view: Greenland) -> dict[str, Any]:
         if current and view.counter("event.revealed") == turn
         else None,
         "bans": bans,
+        "obligations": owing,
         "game_over": over is not None,
         "next": {"turn": next_turn, "phase": next_phase_id, "name": next_name},
         "text": text,
@@ -409,7 +440,11 @@ def phase_status(state: Any, module: Any) -> Any:
             from .negotiation import panel_steps
 
             steps += panel_steps(view, cards)
-        elif phase == "animals" and view.counter("animals.fed") != turn:
+        elif (
+            phase == "animals"
+            and view.counter("animals.fed") != turn
+            and not advanced_off(view, "H1")  # the beginners' game has no domestic animals (C2)
+        ):
             steps.append(
                 Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})
             )
@@ -426,6 +461,8 @@ def phase_status(state: Any, module: Any) -> Any:
     if now["event"]:
         lines.append(f"Event: {now['event']}")
     lines += [f"Ban: {ban}" for ban in now["bans"]]
+    if now["obligations"]:  # A3: where the negotiations failed
+        lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
     return PhaseStatus(
         turn,
         phase,

@@ -73,7 +73,8 @@ class Batch:
 
     def submit(self) -> None:
         if self.builders:
-            self.ctx.submit(actions.build_sequence(self.ctx.state, self.label, self.builders))
+            built = actions.build_sequence(self.ctx.state, self.label, self.builders, keep=True)
+            self.ctx.submit(built, applied=True)
             self.builders = []
 
 

@@ -18,6 +18,7 @@ NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Gree
 ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
 WOODPILE = 8  # B4
 _CUBE_IDS: dict[str, list[str]] = {}
+_SEAT_IDS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
 class Greenland:
@@ -29,7 +30,10 @@ class Greenland:
 
     # ---- cards -------------------------------------------------------------------
     def row(self, pid: str) -> dict[str, Any]:
-        return self.cards.row_for(self.state, pid) or {}
+        piece = self.state.pieces.get(pid)  # Cards.row_for, read here: the rules ask it often
+        if piece is None:
+            return {}
+        return self.cards.rows.get(piece.props.get("card", "")) or {}
 
     def name(self, pid: str) -> str:
         return self.row(pid).get("name", pid)
@@ -81,6 +85,13 @@ class Greenland:
     # ---- cubes -------------------------------------------------------------------
     def cubes(self, colour: str) -> list[Piece]:
         """A colour's cubes: the Alpha and cube-<colour>-1 to 18 as set up (others, if added, by a scan)."""
+        memo = self.state.layout_memo()  # the same pieces until one comes or goes
+        found = memo.get(("greenland.cubes", colour))
+        if found is None:
+            found = memo[("greenland.cubes", colour)] = tuple(self._cubes(colour))
+        return list(found)
+
+    def _cubes(self, colour: str) -> list[Piece]:
         pieces = self.state.pieces
         ids = _CUBE_IDS.get(colour) or _CUBE_IDS.setdefault(
             colour, [f"alpha-{colour}"] + [f"cube-{colour}-{n}" for n in range(1, 19)]
@@ -113,13 +124,19 @@ class Greenland:
 
     def hunters_on(self, pid: str, colour: str | None = None) -> list[str]:
         """Cubes in a card's hunting area (not elders, not husbands)."""
-        if pid not in self.state.places:
-            return []
-        return [
-            c
-            for c in self.state.contents(pid, "hunters")
-            if colour is None or self.state.pieces[c].owner == colour
-        ]
+        memo = self.state.memo()
+        key = ("greenland.hunters_on", pid)
+        found = memo.get(key)
+        if found is None:
+            place = self.state.places.get(pid)
+            if place is None:
+                return []
+            pieces = self.state.pieces
+            found = memo[key] = tuple(c for c in place.contents if pieces[c].spot == "hunters")
+        if colour is None:
+            return list(found)
+        pieces = self.state.pieces
+        return [c for c in found if pieces[c].owner == colour]
 
     def husband(self, daughter: str) -> str | None:
         place = self.state.places.get(daughter)
@@ -167,13 +184,24 @@ class Greenland:
         return self.tableau(colour) + self.wives(colour)
 
     def abilities(self, colour: str) -> list[str]:
-        found: list[str] = []
-        for pid in self.ability_cards(colour):
-            found.extend(self.row(pid).get("abilities") or [])
+        """The abilities of the cards in ``colour``'s tableau and of its wives (kept in the
+        table's memo until the next command)."""
+        return list(self._abilities(colour))
+
+    def _abilities(self, colour: str) -> tuple[str, ...]:
+        memo = self.state.memo()
+        key = ("greenland.abilities", colour, id(self.cards))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(
+                ability
+                for pid in self.ability_cards(colour)
+                for ability in self.row(pid).get("abilities") or ()
+            )
         return found
 
     def has(self, colour: str, ability: str) -> bool:
-        return ability in self.abilities(colour)
+        return ability in self._abilities(colour)
 
     def sleds(self, colour: str) -> int:
         return sum(
@@ -188,7 +216,11 @@ class Greenland:
         return len(place.contents) if place else 0
 
     def seats(self) -> list[str]:
-        return [s.id for s in self.state.seats]
+        seats = self.state.seats  # a tuple, the same for the whole game
+        ids = _SEAT_IDS.get(seats)
+        if ids is None:
+            ids = _SEAT_IDS[seats] = tuple(s.id for s in seats)
+        return list(ids)
 
     def counter(self, name: str, default: Any = None) -> Any:
         return self.state.counters.get(name, default)

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import pytest
 
+from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.hunt import hunt_card
 from rules_assist.greenland.negotiation import (
+    agree_peace,
     attack,
     attackers,
+    chief_order,
     divorce,
     leave,
     marry,
     negotiation_order,
+    obligations,
     pacify,
     resolve_new_world,
 )
 from rules_assist.greenland.reading import read
-from rules_assist.greenland.sequence import next_phase, phase_status
+from rules_assist.greenland.selfplay import Player, play_negotiation
+from rules_assist.greenland.sequence import finish, next_phase, phase_status, status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 
 from .tables import build, cli_run, game_file, opened, run, view
@@ -268,9 +273,175 @@ def test_negotiation_phase_only(greenland, tmp_path) -> None:
 def test_a3_phase_panel_offers_attacks_and_the_new_world(greenland, tmp_path) -> None:
     game = build(tmp_path, MARRIAGE)
     labels = [s.label for s in phase_status(game.state, greenland).steps]
-    assert "Green attacks on Shark (F2)" in labels
+    assert "Green must attack on Shark (A3)" in labels  # the negotiations there failed
+    assert "Green proposes peace on Shark (A3)" in labels
     assert "Resolve the New World (F3)" in labels
     assert not any(lab.startswith("Red attacks") for lab in labels)  # no war chief
+
+
+# ---- A3: the order of the attacks, and the war chiefs who must attack ----------------------
+TIED = """
+phase = "negotiation"
+first_player = "FIRST"
+[rows.north]
+cold = ["Walrus"]
+[cultures.yellow]
+unassigned = 1
+elders = {4 = 1}
+hunters = {Walrus = 2}
+iron = 1
+[cultures.green]
+unassigned = 1
+elders = {4 = 1}
+hunters = {Walrus = 3}
+iron = IRON
+"""
+
+
+def labels(game, greenland) -> list[str]:
+    return [s.label for s in phase_status(game.state, greenland).steps]
+
+
+def test_a3_most_iron_attacks_first_ties_in_player_order(greenland, tmp_path) -> None:
+    # tied on iron, green first in player order (green, red, yellow): green attacks first
+    game = build(tmp_path, TIED.replace("FIRST", "green").replace("IRON", "1"))
+    assert chief_order(view(game), "walrus") == ["green", "yellow"]
+    with pytest.raises(ProcedureError, match=r"Yellow cannot attack on Walrus yet: Green .*\(A3"):
+        run(game, attack, {}, colour="yellow", card="walrus")
+    assert labels(game, greenland)[:2] == [
+        "Green must attack on Walrus (A3)",
+        "Green proposes peace on Walrus (A3)",
+    ]
+    assert not any(lab.startswith("Yellow") for lab in labels(game, greenland))
+    forced(game, [5, 5, 5])
+    run(game, attack, {}, colour="green", card="walrus")
+    assert labels(game, greenland)[0] == "Yellow must attack on Walrus (A3)"
+    forced(game, [6, 6])
+    change = run(game, attack, {}, colour="yellow", card="walrus")
+    assert label(change) == "Yellow attacks on Walrus: 6 6 → 0 hits"
+    # tied, yellow first in player order (yellow, green, red)
+    game = build(tmp_path, TIED.replace("FIRST", "yellow").replace("IRON", "1"))
+    with pytest.raises(ProcedureError, match="Green cannot attack on Walrus yet: Yellow"):
+        run(game, attack, {}, colour="green", card="walrus")
+    # more iron goes before player order
+    game = build(tmp_path, TIED.replace("FIRST", "yellow").replace("IRON", "2"))
+    assert chief_order(view(game), "walrus") == ["green", "yellow"]
+    with pytest.raises(ProcedureError, match="Yellow cannot attack on Walrus yet: Green"):
+        run(game, attack, {}, colour="yellow", card="walrus")
+
+
+def test_a3_a_vengeful_defender_keeps_nobody_waiting(greenland, tmp_path) -> None:
+    """F2: a defender without a war chief is outside the order, even with more iron."""
+    game = build(tmp_path, SABINE.replace("iron = 0", "iron = 3"))
+    assert negotiation_order(view(game))[0] == "red"
+    assert chief_order(view(game), "birgitta") == ["yellow"]
+    assert obligations(view(game)) == [("yellow", "birgitta")]
+    change = run(game, attack, {"pay_iron_yellow": "no"}, colour="red", card="birgitta")
+    assert label(change).startswith("Red defends Birgitta")
+
+
+def test_a3_failed_negotiations_block_the_next_phase(greenland, tmp_path) -> None:
+    game = build(tmp_path, WALRUS.replace("IRON", "0"))
+    assert obligations(view(game)) == [("yellow", "dogs"), ("yellow", "walrus")]
+    with pytest.raises(ProcedureError, match=r"Yellow must attack on Dogs \(A3\)"):
+        run(game, next_phase)
+    now = phase_status(game.state, greenland)
+    assert (
+        "Still to attack: Yellow must attack on Dogs (A3); Yellow must attack on Walrus (A3)"
+        in (now.lines)
+    )
+    # a culture that has finished the phase still owes its attacks: its move
+    for colour in ("yellow", "green", "red"):
+        run(game, finish, colour=colour)
+    assert status(view(game))["whose_move"] == "yellow"
+    assert status(view(game))["text"] == "Yellow must attack on Dogs (A3)"
+    forced(game, [6, 6, 6])
+    run(game, attack, {}, colour="yellow", card="dogs")
+    # the attacks there have begun: no peace on Dogs any more
+    with pytest.raises(ProcedureError, match="negotiations there have failed"):
+        run(game, agree_peace, {"consent_green": "yes"}, colour="yellow", card="dogs")
+    with pytest.raises(ProcedureError, match=r"Yellow must attack on Walrus \(A3\)"):
+        run(game, next_phase)
+    forced(game, [6, 6, 6])
+    run(game, attack, {}, colour="yellow", card="walrus")
+    assert obligations(view(game)) == []
+    run(game, next_phase)
+    assert game.state.counters["phase"] == "hunt"
+
+
+def test_a3_peace_lifts_the_obligation(greenland, tmp_path) -> None:
+    game = build(tmp_path, WALRUS.replace("IRON", "0"))
+    with pytest.raises(ChoiceNeeded) as need:
+        run(game, agree_peace, colour="yellow", card="walrus")
+    assert need.value.key == "consent_green"
+    entries = len(game.table.entries)
+    with pytest.raises(ProcedureError, match="Green does not agree to peace on Walrus"):
+        run(game, agree_peace, {"consent_green": "no"}, colour="yellow", card="walrus")
+    assert len(game.table.entries) == entries
+    change = run(game, agree_peace, {"consent_yellow": "yes"}, colour="green", card="walrus")
+    assert label(change).startswith("Green and Yellow make peace on Walrus (A3)")
+    assert obligations(view(game)) == [("yellow", "dogs")]
+    with pytest.raises(ProcedureError, match="Walrus is at peace this turn"):
+        run(game, attack, {}, colour="yellow", card="walrus")
+    assert not any("Walrus" in lab for lab in labels(game, greenland))
+    run(game, agree_peace, {"consent_green": "yes"}, colour="yellow", card="dogs")
+    run(game, next_phase)
+    assert game.state.counters["phase"] == "hunt"
+    game.table.undo("test")
+    game.table.undo("test")
+    assert obligations(view(game)) == [("yellow", "dogs")]
+
+
+def test_a3_peace_only_where_the_negotiations_fail(greenland, tmp_path) -> None:
+    game = build(tmp_path, WALRUS.replace("IRON", "0").replace("elders = {4 = 1}", ""))
+    with pytest.raises(ProcedureError, match="nothing to settle on Walrus"):
+        run(game, agree_peace, {"consent_green": "yes"}, colour="yellow", card="walrus")
+    run(game, next_phase)  # no war chief: nobody must attack
+
+
+def test_a3_leaving_lifts_the_obligation(greenland, tmp_path) -> None:
+    game = build(tmp_path, MARRIAGE)
+    with pytest.raises(ProcedureError, match=r"Green must attack on Shark \(A3\)"):
+        run(game, next_phase)
+    run(game, leave, {"consent_green": "yes"}, colour="red", card="shark")
+    assert obligations(view(game)) == []
+    run(game, next_phase)
+    assert game.state.counters["phase"] == "hunt"
+
+
+@pytest.mark.parametrize("kind", ["greedy", "random"])
+def test_a3_bots_meet_their_obligations(greenland, tmp_path, kind) -> None:
+    for seed in range(6):
+        game = build(tmp_path, TIED.replace("FIRST", "green").replace("IRON", "1"), seed=seed)
+        seats = ("red", "yellow", "green")
+        bots = {
+            c: GreedyBot() if kind == "greedy" else RandomBot(seed * 3 + i)
+            for i, c in enumerate(seats)
+        }
+        player = Player(game, Cards.of(greenland), bots)
+        play_negotiation(player)
+        assert obligations(view(game)) == [], seed
+        run(game, next_phase)
+        procedures = [getattr(e.command, "procedure", None) for e in game.table.entries]
+        if kind == "greedy":  # the greedy bots do not attack: they make peace
+            assert "greenland.peace" in procedures and "greenland.attack" not in procedures
+
+
+def test_a3_several_victims_share_the_hits(greenland, tmp_path) -> None:
+    """F2: the attacker splits its hits; asked, the possible splits are the options."""
+    three = TIED.replace("FIRST", "green").replace("IRON", "1") + (
+        "[cultures.red]\nunassigned = 1\nhunters = {Walrus = 1}\n"
+    )
+    game = build(tmp_path, three)
+    forced(game, [1, 1, 5])
+    with pytest.raises(ChoiceNeeded) as need:
+        run(game, attack, {"pay_iron_yellow": "no"}, colour="green", card="walrus")
+    assert need.value.key == "targets"
+    assert need.value.options == ["red=1,yellow=1", "yellow=2"]
+    forced(game, [1, 1, 5])
+    choices = {"targets": "red=1, yellow=1", "pay_iron_yellow": "no"}
+    change = run(game, attack, choices, colour="green", card="walrus")
+    assert label(change).endswith("2 hits; Red loses a cube; Yellow loses a cube")
 
 
 # ---- the command line ------------------------------------------------------------------
@@ -303,6 +474,17 @@ def test_cli_attack_writes_out_and_a_missing_choice_exits_2(greenland, tmp_path,
     assert game.table.entries[-1].command.procedure == "greenland.attack"
     green = culture(game, greenland, "green")
     assert green["hunters"]["Walrus"] == 1 and green["alpha"] == "Walrus"
+
+
+def test_cli_peace(greenland, tmp_path, capsys) -> None:
+    file = game_file(tmp_path, WALRUS.replace("IRON", "0"))
+    argv = ["--seat", "yellow", "--card", "Walrus"]
+    code, text, err, out = cli_run(capsys, tmp_path, file, "peace", *argv)
+    assert code == 2 and "consent_green" in err
+    code, text, err, out = cli_run(
+        capsys, tmp_path, file, "peace", *argv, "--choice", "consent_green=yes"
+    )
+    assert code == 0 and text.startswith("Yellow and Green make peace on Walrus (A3)"), err
 
 
 def test_cli_new_world_leave_marry_divorce(greenland, tmp_path, capsys) -> None:

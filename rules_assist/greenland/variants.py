@@ -1,0 +1,105 @@
+"""Which rules a variant plays without: the beginners' game skips the advanced rules (C2).
+
+C2 of the English rulebook says to skip the rules marked as advanced but does
+not list them. The list here comes from C2 of the older Danish edition (27 May
+2014, greenland-rulebook-da-2014.txt), which names them: ``ADVANCED_RULES``.
+
+- ``variant_of(table)``: the variant a game records (the counter ``variant``),
+  for a Greenland view, a table state or a procedure context.
+- ``advanced_off(table, rule)``: the game plays without that rule (the
+  beginners' game and an advanced rule).
+- ``refuse_if_off(table, rule, when=True)``: a procedure asked to apply a rule
+  the game plays without stops with a ProcedureError naming C2 and the rule.
+
+How the rest of the rules assistant reads the beginners' game:
+
+- The checker (checks.py) gives no findings under these rules and judges the
+  moves they would allow by the basic ones. Section E lists where a hunter
+  may be assigned; without E2 and E5 that is a biome in a row (E1) or a rank
+  of the culture's own elder card (E3). So a cube on any tableau card (a
+  raid, a defence, a husband) is illegal under E, a cube on another
+  culture's elder card under E3, and a cube on a card C2 takes out of the
+  game (Markland, Vinland) under C2.
+- Procedures neither offer nor apply these rules: no raids (G1), no cards
+  taken into the hand (G6), no iron rule (F4), no marriages (F1), no attacks
+  (F2), no New World (E2, F3), no Markland ban (D9), no hay or babies from
+  domestic animals (H1, H2), no domestication (I1) or tool-making (I4).
+  Inside the hunt the iron rule and taking a card are simply not asked. The
+  procedures that do nothing but apply one of these rules refuse when asked
+  (a raid roll, a hunt in the New World, marry, leave to marry, attack,
+  pacify, the Markland ban, feeding the animals, domestication,
+  tool-making), and the negotiation steps and elder actions of the phase
+  panel do not offer them.
+  Two are parts of a turn that every game goes through, so there nothing
+  happens instead of a refusal: the New World's check after the
+  negotiations (F3) and the Markland icon of an event (D9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..procedures import ProcedureError
+
+BEGINNERS = "beginners"
+
+# C2 of the 2014 Danish edition: the rules the beginners' game skips.
+ADVANCED_RULES = (
+    "D9",
+    "E2",
+    "E5",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "G1",
+    "G6",
+    "H1",
+    "H2",
+    "I1",
+    "I4",
+)
+RULE_NAMES = {
+    "D9": "the Markland ban",
+    "E2": "the New World",
+    "E5": "livestock and Sabine raids",
+    "F1": "exogamy",
+    "F2": "attacks",
+    "F3": "the New World turning hostile",
+    "F4": "the iron rule",
+    "G1": "livestock and Sabine raids",
+    "G6": "taking cards into the hand",
+    "H1": "hay for domestic animals",
+    "H2": "babies from domestic animals",
+    "I1": "domestication",
+    "I4": "tool-making",
+}
+
+
+def variant_of(table: Any) -> str:
+    """The variant of the game: from a view's or a context's state, or a state's counters."""
+    state = getattr(table, "state", table)
+    counters = getattr(state, "counters", None) or {}
+    return str(counters.get("variant") or "standard")
+
+
+def off_rules(table: Any) -> tuple[str, ...]:
+    """The sections the game plays without."""
+    return ADVANCED_RULES if variant_of(table) == BEGINNERS else ()
+
+
+def advanced_off(table: Any, rule: str) -> bool:
+    """The game plays without ``rule`` (an advanced rule in the beginners' game, C2)."""
+    return rule in ADVANCED_RULES and variant_of(table) == BEGINNERS
+
+
+def skipped(rule: str) -> str:
+    """A sentence for a log or an error: the beginners' game skips the rule (C2)."""
+    return f"the beginners' game skips {RULE_NAMES.get(rule, 'the rule')} ({rule}, C2)"
+
+
+def refuse_if_off(table: Any, rule: str, when: bool = True) -> None:
+    """ProcedureError naming C2 and the rule when the game plays without it (and ``when``)."""
+    if when and advanced_off(table, rule):
+        text = skipped(rule)
+        raise ProcedureError(text[0].upper() + text[1:])
