@@ -1,13 +1,12 @@
 """Conformance: 1,000 seeded random-bot games per variant finish, keep the invariants and replay.
 
-Slow (minutes): skipped unless the environment variable TABLETOP_CONFORMANCE=1
-is set (``TABLETOP_CONFORMANCE=1 pytest -m slow tests/greenland/test_conformance.py``).
-CI runs the 20-game version in test_bots.py.
+Part of the whole suite (about three minutes on two cores); marked slow, so
+``pytest -m "not slow"`` leaves it out for a quick run. The games of a variant
+go in blocks of 100 seeds, each a test of its own. test_bots.py has the first
+20 of each variant with more to say about each game.
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
@@ -18,30 +17,26 @@ from tabletop.persist import Game
 from .test_bots import VARIANTS, play_checked, random_bots
 
 GAMES = 1000
+BLOCK = 100
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        os.environ.get("TABLETOP_CONFORMANCE") != "1",
-        reason="1,000 games a variant: set TABLETOP_CONFORMANCE=1 to run",
-    ),
-]
+pytestmark = pytest.mark.slow
 
 
+@pytest.mark.parametrize("first", range(0, GAMES, BLOCK), ids=lambda n: f"seeds{n}-{n + BLOCK - 1}")
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_thousand_games(greenland, variant, tmp_path):
+def test_thousand_games(greenland, variant, first, tmp_path):
     cards = Cards.of(greenland)
-    for seed in range(GAMES):
+    for seed in range(first, first + BLOCK):
         path = tmp_path / f"{variant}-{seed}.jsonl"
         game, problems, _phases = play_checked(
             greenland, variant, random_bots(variant, seed), seed, path
         )
         try:
             assert problems == [], f"seed {seed}: {problems[:3]}"
-            assert outcome(game, cards)["over"]
+            assert outcome(game, cards)["over"], f"seed {seed} did not end"
             digest = game.state.digest()
         finally:
             game.close()
         with Game.open(path, writable=False) as again:
-            assert again.state.digest() == digest, f"seed {seed}"
+            assert again.state.digest() == digest, f"seed {seed}: the log replays differently"
         path.unlink()
