@@ -341,9 +341,11 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
 
     18 small cubes and an Alpha a colour, on the table; every disk of the set
     (24 energy, 12 ivory, 12 iron) still there, substitutes beside them only
-    for ivory and iron (B4: energy is limited, ivory and iron are not); at most 8 energy a culture; at most one husband a
-    daughter (F1); every piece in one place.
+    for ivory and iron (B4: energy is limited, ivory and iron are not); at most
+    8 energy a culture; at most one husband a daughter (F1); every hand within its hand size (B2); every piece in one place.
     """
+    from .hands import excess, hand, hand_size
+
     view = Greenland(state, cards)
     problems = []
     problem = state.consistency_problem()
@@ -357,6 +359,9 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
             problems.append(f"{colour} has {small} cubes and {alphas} Alpha, not 18 and 1")
         if view.disks(colour, "energy") > 8:
             problems.append(f"{colour} holds {view.disks(colour, 'energy')} energy (B4: 8 at most)")
+        held = hand(view, colour)
+        if held and excess(view, hand_size(view, colour), held):
+            problems.append(f"{colour} holds {len(held)} hand cards, more than its hand size (B2)")
     for kind, count in DISK_SUPPLY.items():
         disks = [p for p in state.pieces.values() if p.kind == kind]
         standard = {f"{kind}-{n}" for n in range(1, count + 1)}

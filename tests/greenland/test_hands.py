@@ -215,3 +215,17 @@ def test_b2_the_checker_reminds_a_hand_over_its_size(tmp_path: Path) -> None:
         "slit-goggles",
         "toggle-head-harpoon",
     )
+
+
+def test_b2_a_hand_over_its_size_breaks_the_conformance_invariants(tmp_path: Path) -> None:
+    """The conformance run checks every hand after every phase: two cards in a hand of one."""
+    from rules_assist.greenland.selfplay import invariant_problems
+
+    game = build(tmp_path, FULL)
+    assert invariant_problems(game.state, cards()) == []
+    goggles = contents(game, "hand_yellow")[0]
+    oxen = card("Musk Oxen")
+    game.table.submit(actions.move(game.state, oxen, "hand_yellow"), "yellow")
+    problems = invariant_problems(game.state, cards())
+    assert problems == ["yellow holds 2 hand cards, more than its hand size (B2)"]
+    assert goggles in contents(game, "hand_yellow")
