@@ -80,7 +80,7 @@ class PhasePanel(QWidget):
         bots = self.bots_to_play()
         if bots:
             names = ", ".join(self.session.seat_name(seat) for seat in bots)
-            button = QPushButton(f"Let the bots play ({names})")
+            button = QPushButton(f"Let the bots play ({names})".replace("&", "&&"))
             button.setToolTip("The seats given to bots play their moves now")
             button.setDefault(True)
             button.setStyleSheet("font-weight: bold;")
@@ -88,7 +88,7 @@ class PhasePanel(QWidget):
             button.clicked.connect(lambda _checked=False: self.play_bots())
             self.buttons.addWidget(button)
         for i, step in enumerate(status.steps):
-            button = QPushButton(step.label)
+            button = QPushButton(step.label.replace("&", "&&"))  # a '&' is not a shortcut key
             button.setToolTip(step.help)
             if i == 0 and not bots:
                 button.setDefault(True)

@@ -67,8 +67,13 @@ class ScorePanel(QWidget):
             f"Final score — {ending}" if self.final else "Projected score (if the game ended now)"
         )
         kinds = _numbers(rows[0]) if rows else []
+        if "total" in kinds:  # the total first: a narrow dock still shows it
+            kinds.remove("total")
+            kinds.insert(0, "total")
         self.table.setColumnCount(len(kinds) + 1)
         self.table.setHorizontalHeaderLabels(["Culture", *[k.capitalize() for k in kinds]])
+        for c, kind in enumerate(kinds, start=1):
+            self.table.horizontalHeaderItem(c).setToolTip(f"{kind.capitalize()} victory points")
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
             name = self.session.seat_name(row.get("colour"))

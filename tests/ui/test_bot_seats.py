@@ -78,6 +78,8 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
         table.drag(table.piece_point(cube), table.piece_point(north))
     let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
     assert let and "Thule" in let[0].text() and "Tunit" in let[0].text()
+    # a '&' in a step shows as itself, not as a shortcut underline
+    assert any(b.text() == "Next: Negotiate && attacks" for b in buttons(panel))
     let[0].click()
     assert set(state.counters.get("phase.done") or []) >= {"yellow", "green"}
     assert not [b for b in buttons(panel) if b.text().startswith("Let the bots play")]

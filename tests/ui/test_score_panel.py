@@ -26,7 +26,8 @@ def test_the_score_dock_shows_the_totals_of_a_position(window, tmp_path: Path) -
     assert not panel.final and panel.title.text().startswith("Projected")
     assert panel.table.item(0, 0).text() == window.session.seat_name("yellow")
     headers = [panel.table.horizontalHeaderItem(c).text() for c in range(panel.table.columnCount())]
-    assert headers == ["Culture", "Trophy", "Resource", "Population", "Democratic", "Total"]
+    assert headers == ["Culture", "Total", "Trophy", "Resource", "Population", "Democratic"]
+    assert panel.table.item(0, 1).text() == "26"  # the total first: a narrow dock shows it
 
     window.session.submit(actions.set_counter(window.session.state, "game_over", 10))
     QApplication.processEvents()
