@@ -436,9 +436,9 @@ def window_bots() -> dict[str, Any]:
 def _moving(state: TableState, module: Any, colour: str) -> tuple[Greenland, str] | None:
     """(view, phase) when ``colour`` has moves of its own to play now, else None.
 
-    The assignment phase (E): a culture that has not finished; the negotiation (F)
-    and elder (I) phases: the culture whose move it is; the hunt (G): the first
-    player, who picks the cards' order (A4), while a card is left to hunt.
+    The assignment (E), negotiation (F) and elder (I) phases: the culture whose
+    move it is (the first in order that has not finished); the hunt (G): the
+    first player, who picks the cards' order (A4), while a card is left to hunt.
     """
     from .deck import Cards
     from .sequence import hunt_steps, status
@@ -448,10 +448,7 @@ def _moving(state: TableState, module: Any, colour: str) -> tuple[Greenland, str
     phase = now["phase"]
     if now["game_over"]:
         return None
-    if phase == "assignment":
-        waiting = colour in now["order"] and colour not in now["done"]
-        return (view, phase) if waiting else None
-    if phase in ("negotiation", "elders"):
+    if phase in ("assignment", "negotiation", "elders"):  # one after another (A2, A3, A5)
         return (view, phase) if now["whose_move"] == colour else None
     if phase == "hunt" and now["first_player"] == colour and hunt_steps(view, view.cards):
         return view, phase

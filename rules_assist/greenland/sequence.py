@@ -405,6 +405,12 @@ def hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
     return steps
 
 
+FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying when it is done
+    "assignment": "done placing hunters (E)",
+    "negotiation": "done negotiating (F)",
+}
+
+
 def phase_status(state: Any, module: Any) -> Any:
     """The module's ``phases`` hook: ``status`` as a PhaseStatus with the next procedures as steps."""
     from ..phases import PhaseStatus, Step
@@ -440,7 +446,22 @@ def phase_status(state: Any, module: Any) -> Any:
             from .negotiation import panel_steps
 
             steps += panel_steps(view, cards)
-        elif (
+        if phase in FINISHED_IN_TURN and now["whose_move"] is not None:
+            from .deck import CULTURES
+
+            whose = now["whose_move"]
+            steps.append(
+                Step(
+                    f"{CULTURES.get(whose, whose)}: {FINISHED_IN_TURN[phase]}",
+                    "greenland.finish",
+                    finish,
+                    {"colour": whose, "cards": cards},
+                    actor=whose,
+                    help="the next culture in order acts (A2, A3); a seat played by a bot "
+                    "plays when its turn comes",
+                )
+            )
+        if (
             phase == "animals"
             and view.counter("animals.fed") != turn
             and not advanced_off(view, "H1")  # the beginners' game has no domestic animals (C2)

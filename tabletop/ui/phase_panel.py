@@ -8,12 +8,13 @@ answer: nothing is decided silently for a person. A question that belongs to
 a seat given to a bot (the ``question_owner`` or ``owner_of`` beside the
 module's ``bots`` hook) is answered by that bot; "Let the bots play" plays the
 bot seats' own moves (the module's ``bot_turn``) while one of them has
-something to play.
+something to play; with ``auto_bots`` (the Game menu's "Bots play by
+themselves") they play as soon as their turn comes.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QInputDialog, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from rules_assist.phases import PhaseStatus, Step
@@ -55,6 +56,10 @@ class PhasePanel(QWidget):
         session.reset.connect(self.refresh)
         session.bots_changed.connect(self.refresh)
         self.status: PhaseStatus | None = None
+        self.auto_bots = False  # the bot seats play by themselves when their turn comes
+        self._playing = False
+        session.changed.connect(lambda _change: self.schedule_bots())
+        session.bots_changed.connect(self.schedule_bots)
         self.refresh()
 
     def refresh(self) -> None:
@@ -124,26 +129,43 @@ class PhasePanel(QWidget):
         """Let the bot seats play their moves while one has something to play; how many played."""
         session = self.session
         turn = session.bot_hook("bot_turn")
-        if session.read_only or turn is None:
+        if session.read_only or turn is None or self._playing:
             return 0
         played = 0
-        for _ in range(4 * max(1, len(session.bot_seats))):  # each plays once a phase
-            self.refresh()
-            seats = self.bots_to_play()
-            if not seats:
-                break
-            seat = seats[0]
-            try:
-                changed = turn(session.table, session.module, seat, session.bot_of(seat), self.run)
-            except TableError as exc:
-                session.message.emit(f"{session.seat_name(seat)} (bot): {exc}")
-                break
-            if not changed:
-                break
-            played += 1
-            session.message.emit(f"{session.seat_name(seat)} (bot) has played")
+        self._playing = True
+        try:
+            for _ in range(4 * max(1, len(session.bot_seats))):  # each plays once a phase
+                self.refresh()
+                seats = self.bots_to_play()
+                if not seats:
+                    break
+                seat = seats[0]
+                try:
+                    changed = turn(
+                        session.table, session.module, seat, session.bot_of(seat), self.run
+                    )
+                except TableError as exc:
+                    session.message.emit(f"{session.seat_name(seat)} (bot): {exc}")
+                    break
+                if not changed:
+                    break
+                played += 1
+                session.message.emit(f"{session.seat_name(seat)} (bot) has played")
+        finally:
+            self._playing = False
         self.refresh()
         return played
+
+    def schedule_bots(self) -> None:
+        """With ``auto_bots``: when a bot seat's turn comes, let it play once the event loop is
+        free (after the change that brought its turn has been drawn)."""
+        ready = self.auto_bots and not self._playing and not self.session.read_only
+        if ready and self.bots_to_play():
+            QTimer.singleShot(0, self, self._play_by_themselves)
+
+    def _play_by_themselves(self) -> None:
+        if self.auto_bots and self.play_bots():
+            self.schedule_bots()
 
     def _bot_answer(self, step: Step, need: ChoiceNeeded) -> str | None:
         """The answer of the bot whose question it is, or None when a person is to answer."""

@@ -204,6 +204,24 @@ class MainWindow(QMainWindow):
             "Hot-seat: hide the hands and hand over to the next player",
         )
         a(
+            "bots_play",
+            "Let the &bots play",
+            self.let_bots_play,
+            "Ctrl+B",
+            "The seats given to bots play their moves now",
+        )
+        a(
+            "bots_auto",
+            "Bots play by &themselves",
+            self.set_bots_auto,
+            None,
+            "A seat given to a bot plays as soon as its turn comes",
+        )
+        self.actions_by_name["bots_auto"].setCheckable(True)
+        self.actions_by_name["bots_auto"].setChecked(
+            str(self.settings.value("bots/auto", "true")).lower() == "true"
+        )
+        a(
             "back",
             "Step &back in the log",
             lambda: self.log_panel and self.log_panel.step(-1),
@@ -259,7 +277,7 @@ class MainWindow(QMainWindow):
             view.addAction(names[name])
         self.docks_menu = view.addMenu("&Panels")
         game = bar.addMenu("&Game")
-        for name in ("pass", None, "back", "forward", "now", "branch"):
+        for name in ("pass", "bots_play", "bots_auto", None, "back", "forward", "now", "branch"):
             game.addSeparator() if name is None else game.addAction(names[name])
         rules = bar.addMenu("&Rules")
         self.mode_group = QActionGroup(self)
@@ -379,6 +397,7 @@ class MainWindow(QMainWindow):
         from .phase_panel import PhasePanel
 
         self.phase_panel = PhasePanel(session, ask=self.ask)
+        self.phase_panel.auto_bots = self.actions_by_name["bots_auto"].isChecked()
         for key, title, widget, area in (
             ("phase", "Phase", self.phase_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             ("log", "Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea),
@@ -798,6 +817,27 @@ class MainWindow(QMainWindow):
         )
 
     # ---- hot seat -----------------------------------------------------------
+    def let_bots_play(self) -> None:
+        """The seats given to bots play what they have to play now (Ctrl+B)."""
+        panel = getattr(self, "phase_panel", None)
+        if self.session is None or panel is None:
+            return
+        if not self.session.bot_seats:
+            self.statusBar().showMessage(
+                "No seat is played by a bot: right-click a seat in the Seats panel", 8000
+            )
+            return
+        if not panel.play_bots():
+            self.statusBar().showMessage("The bots have nothing to play now", 5000)
+
+    def set_bots_auto(self, on: bool) -> None:
+        """Whether the bot seats play by themselves when their turn comes (remembered)."""
+        self.settings.setValue("bots/auto", "true" if on else "false")
+        panel = getattr(self, "phase_panel", None)
+        if panel is not None:
+            panel.auto_bots = on
+            panel.schedule_bots()
+
     def pass_screen_dialog(self) -> None:
         if self.session is None:
             return

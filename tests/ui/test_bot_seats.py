@@ -37,6 +37,9 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
     panel = window.phase_panel
     seats = window.docks["seats"].widget()
     assert session.bot_kinds() == ["random", "greedy"]
+    assert panel.auto_bots  # by default the bots play by themselves; here, by the button
+    window.actions_by_name["bots_auto"].trigger()
+    assert not panel.auto_bots and window.settings.value("bots/auto") == "false"
 
     # yellow by the context menu's action, green directly
     menu = seats.seat_menu("yellow")
@@ -74,14 +77,17 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
     # the person places two hunters by hand, then lets the bots play
     north = state.places["north_warm"].contents[1]
     hunters = [p for p in state.places["hunters_red"].contents if p.startswith("cube")]
+    assert panel.status.to_move == "red"  # A2: the Norse place first this turn
+    assert not [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
     for cube in hunters[:2]:
         table.drag(table.piece_point(cube), table.piece_point(north))
-    let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
-    assert let and "Thule" in let[0].text() and "Tunit" in let[0].text()
     # a '&' in a step shows as itself, not as a shortcut underline
     assert any(b.text() == "Next: Negotiate && attacks" for b in buttons(panel))
+    assert panel.run(step_named(panel, "Norse: done placing hunters"))
+    let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
+    assert let and "Thule" in let[0].text()  # the next in order
     let[0].click()
-    assert set(state.counters.get("phase.done") or []) >= {"yellow", "green"}
+    assert set(state.counters.get("phase.done") or []) >= {"red", "yellow", "green"}
     assert not [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
     placed = {
         colour: [
@@ -132,6 +138,7 @@ def test_a_whole_game_in_strict_mode(table) -> None:  # noqa: ANN001
     table.start(find_module("greenland"), seed=11)
     window, session = table.window, table.session
     panel = window.phase_panel
+    panel.auto_bots = False  # each press as a person makes it
     window.actions_by_name["mode_strict"].trigger()
     for colour, kind in (("red", "greedy"), ("yellow", "random"), ("green", "greedy")):
         assert session.set_bot(colour, kind)
@@ -180,3 +187,50 @@ def test_play_gives_seats_to_bots_from_the_command_line(
         assert says in err and "Traceback" not in err
     assert main(["play", "proto", "--screenshot", str(shot), "--bot", "red=random"]) == 2
     assert "has no bots" in capsys.readouterr().err
+
+
+def test_bots_play_by_themselves_when_their_turn_comes(table, qtbot) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=5)
+    window, session = table.window, table.session
+    panel = window.phase_panel
+    assert panel.auto_bots and window.actions_by_name["bots_auto"].isChecked()
+    session.set_bot("yellow", "greedy")
+    session.set_bot("green", "random")
+    panel.answerer = lambda need: need.options[0]
+    state = table.live.state
+    assert panel.run(step_named(panel, "Reveal the event"))
+    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+        assert panel.run(step_named(panel, "Apply the event"))
+    assert panel.run(step_named(panel, "Next"))
+    qtbot.wait(50)
+    assert not state.counters.get("phase.done"), "the bots wait for the Norse (A2)"
+    assert panel.run(step_named(panel, "Norse: done placing hunters"))
+    qtbot.waitUntil(
+        lambda: set(state.counters.get("phase.done") or []) == {"red", "yellow", "green"}
+    )
+    assert {e.actor for e in table.live.entries} >= {"yellow", "green"}
+    assert "has played" in window.statusBar().currentMessage()
+
+
+def test_ctrl_b_lets_the_bots_play_and_says_when_there_is_none(table, qtbot) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=5)
+    window, session = table.window, table.session
+    window.let_bots_play()
+    assert "No seat is played by a bot" in window.statusBar().currentMessage()
+    window.actions_by_name["bots_auto"].trigger()  # off
+    panel = window.phase_panel
+    panel.answerer = lambda need: need.options[0]
+    assert panel.run(step_named(panel, "Reveal the event"))
+    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+        assert panel.run(step_named(panel, "Apply the event"))
+    assert panel.run(step_named(panel, "Next"))
+    first = panel.status.to_move
+    session.set_bot(first, "random")
+    qtbot.wait(50)
+    assert not table.live.state.counters.get("phase.done")  # not by itself: auto is off
+    action = window.actions_by_name["bots_play"]
+    assert action.shortcut().toString() == "Ctrl+B"
+    action.trigger()
+    assert table.live.state.counters.get("phase.done") == [first]
+    window.let_bots_play()
+    assert window.statusBar().currentMessage() == "The bots have nothing to play now"
