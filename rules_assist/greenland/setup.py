@@ -108,13 +108,23 @@ def setup(ctx: SetupContext) -> None:
         apply_position(ctx, cards, position, seats)
 
 
+_PLACEHOLDERS: dict[str, int] = {}  # by the deck file's sha256: counted once a deck
+
+
+def _placeholders(sha256: str, rows: Any) -> int:
+    count = _PLACEHOLDERS.get(sha256)
+    if count is None:
+        count = _PLACEHOLDERS[sha256] = sum(placeholder_count(row) for row in rows)
+    return count
+
+
 def _counters(ctx: SetupContext, variant: str, position: Position | None) -> None:
     deck = ctx.module.decks["greenland"]
     values = {
         "variant": variant,
         "deck.name": deck.path.stem,
         "deck.sha256": deck.sha256,
-        "deck.placeholders": sum(placeholder_count(row) for row in deck.cards),
+        "deck.placeholders": _placeholders(deck.sha256, deck.cards),
         "turn": position.turn if position else 1,
         "phase": position.phase if position else "event",
     }
