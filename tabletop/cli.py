@@ -589,15 +589,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if taken:
             raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")
 
+    live = sys.stderr.isatty()
+
     def bar(done: int, total: int) -> None:
+        """A bar redrawn in place on a terminal; into a file or a pipe, a line every tenth."""
         filled = round(20 * done / total)
-        end = "\n" if done == total else ""
-        print(
-            f"\r[{'#' * filled}{'.' * (20 - filled)}] {done}/{total}",
-            end=end,
-            file=sys.stderr,
-            flush=True,
-        )
+        text = f"[{'#' * filled}{'.' * (20 - filled)}] {done}/{total}"
+        if live:
+            print(f"\r{text}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+        elif done == total or done * 10 // total != (done - 1) * 10 // total:
+            print(text, file=sys.stderr, flush=True)
 
     try:
         summary = simulate(

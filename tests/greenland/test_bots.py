@@ -116,6 +116,7 @@ def test_simulate_json(capsys):
         assert set(data[colour]) >= {"wins", "survived", "mean_vp"}
         assert 0 <= data[colour]["survived"] <= 3
     assert "3/3" in out.err  # the progress bar
+    assert "\r" not in out.err  # not a terminal: plain lines, not a bar redrawn in place
 
 
 def test_simulate_saves_logs_that_open(tmp_path, capsys):
