@@ -155,7 +155,7 @@ class SeatsPanel(QWidget):
         self.bot_button = QPushButton(
             "Seat to a bot…", toolTip="Give the selected seat to a bot, or back to a person"
         )
-        self.bot_button.setVisible(bool(session.bot_kinds()))
+        self.bot_button.setVisible(session.has_bots)  # the bots load when first asked for
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.list)
@@ -191,7 +191,7 @@ class SeatsPanel(QWidget):
 
     def _context_menu(self, pos) -> None:  # noqa: ANN001 - a QPoint
         item = self.list.itemAt(pos)
-        if item is None or not self.session.bot_kinds():
+        if item is None or not self.session.has_bots:
             return
         self.seat_menu(item.data(Qt.ItemDataRole.UserRole)).exec(
             self.list.viewport().mapToGlobal(pos)

@@ -169,6 +169,11 @@ class TableSession(QObject):
             self.changed.emit(change)
 
     # ---- seats played by bots (the module's ``bots`` hook) ------------------
+    @property
+    def has_bots(self) -> bool:
+        """The module offers bots (its ``bots`` hook), without loading them yet."""
+        return self.module is not None and bool(self.module.bots_path)
+
     def bot_kinds(self) -> list[str]:
         """The bots this module offers a seat to (empty without a ``bots`` hook)."""
         if self._bot_factories is None:
