@@ -85,11 +85,13 @@ def in_play(view: Greenland) -> list[str]:
     memo = view.state.memo()
     found = memo.get("greenland.in_play")
     if found is None:
-        found = memo["greenland.in_play"] = tuple(
-            colour
-            for colour in view.seats()
-            if any(not cube.place.startswith("valhalla_") for cube in view.cubes(colour))
-        )
+        playing = []
+        for colour in view.seats():
+            for cube in view.cubes(colour):  # usually the first cube looked at is out there
+                if not cube.place.startswith("valhalla_"):
+                    playing.append(colour)
+                    break
+        found = memo["greenland.in_play"] = tuple(playing)
     return list(found)
 
 

@@ -18,7 +18,6 @@ NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Gree
 ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
 WOODPILE = 8  # B4
 _CUBE_IDS: dict[str, list[str]] = {}
-_SEAT_IDS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
 class Greenland:
@@ -216,10 +215,10 @@ class Greenland:
         return len(place.contents) if place else 0
 
     def seats(self) -> list[str]:
-        seats = self.state.seats  # a tuple, the same for the whole game
-        ids = _SEAT_IDS.get(seats)
+        memo = self.state.layout_memo()  # the seats never change in a game
+        ids = memo.get("greenland.seats")
         if ids is None:
-            ids = _SEAT_IDS[seats] = tuple(s.id for s in seats)
+            ids = memo["greenland.seats"] = tuple(s.id for s in self.state.seats)
         return list(ids)
 
     def counter(self, name: str, default: Any = None) -> Any:
