@@ -58,7 +58,8 @@ class PhasePanel(QWidget):
         self.status: PhaseStatus | None = None
         self.auto_bots = False  # the bot seats play by themselves when their turn comes
         self._playing = False
-        session.changed.connect(lambda _change: self.schedule_bots())
+        self._held = False  # after an undo or redo the bots wait for a person's next move
+        session.changed.connect(self._after_change)
         session.bots_changed.connect(self.schedule_bots)
         self.refresh()
 
@@ -133,6 +134,7 @@ class PhasePanel(QWidget):
             return 0
         played = 0
         self._playing = True
+        self._held = False  # asked to play: an undo's hold is over
         try:
             for _ in range(4 * max(1, len(session.bot_seats))):  # each plays once a phase
                 self.refresh()
@@ -156,15 +158,29 @@ class PhasePanel(QWidget):
         self.refresh()
         return played
 
+    def _after_change(self, change: object) -> None:
+        kind = getattr(getattr(change, "entry", None), "kind", "do")
+        if kind in ("undo", "redo"):
+            # else a bot would play again at once what was just undone; the panel's
+            # "Let the bots play" (Ctrl+B) or a person's next move lets them go on
+            self._held = True
+            return
+        if not self._playing:
+            self._held = False
+        self.schedule_bots()
+
     def schedule_bots(self) -> None:
         """With ``auto_bots``: when a bot seat's turn comes, let it play once the event loop is
-        free (after the change that brought its turn has been drawn)."""
-        ready = self.auto_bots and not self._playing and not self.session.read_only
+        free (after the change that brought its turn has been drawn). Not after an undo or a
+        redo until a person moves again."""
+        ready = (
+            self.auto_bots and not self._playing and not self._held and not self.session.read_only
+        )
         if ready and self.bots_to_play():
             QTimer.singleShot(0, self, self._play_by_themselves)
 
     def _play_by_themselves(self) -> None:
-        if self.auto_bots and self.play_bots():
+        if self.auto_bots and not self._held and self.play_bots():
             self.schedule_bots()
 
     def _bot_answer(self, step: Step, need: ChoiceNeeded) -> str | None:

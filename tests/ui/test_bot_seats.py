@@ -234,3 +234,31 @@ def test_ctrl_b_lets_the_bots_play_and_says_when_there_is_none(table, qtbot) -> 
     assert table.live.state.counters.get("phase.done") == [first]
     window.let_bots_play()
     assert window.statusBar().currentMessage() == "The bots have nothing to play now"
+
+
+def test_after_an_undo_the_bots_wait_for_the_next_move(table, qtbot) -> None:  # noqa: ANN001
+    """Undoing a bot's move does not make it play the same again at once."""
+    table.start(find_module("greenland"), seed=5)
+    window, session = table.window, table.session
+    panel = window.phase_panel
+    session.set_bot("yellow", "greedy")
+    session.set_bot("green", "random")
+    panel.answerer = lambda need: need.options[0]
+    state = table.live.state
+    assert panel.run(step_named(panel, "Reveal the event"))
+    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+        assert panel.run(step_named(panel, "Apply the event"))
+    assert panel.run(step_named(panel, "Next"))
+    assert panel.run(step_named(panel, "Norse: done placing hunters"))
+    qtbot.waitUntil(
+        lambda: set(state.counters.get("phase.done") or []) == {"red", "yellow", "green"}
+    )
+    seq = table.live.seq
+    window.undo()  # the Tunit's "done"
+    qtbot.wait(100)
+    assert table.live.seq == seq + 1  # the undo entry, and no bot move after it
+    assert "green" not in (state.counters.get("phase.done") or [])
+    let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
+    assert let and "Tunit" in let[0].text()  # the panel offers it
+    window.let_bots_play()  # Ctrl+B: the bot plays again
+    assert "green" in state.counters.get("phase.done")
