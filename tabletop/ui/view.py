@@ -46,6 +46,8 @@ class TableView(QGraphicsView):
         self.set_zoom(self.zoom * step)
 
     def fit_table(self) -> None:
+        if self.scene() is None:  # the game was closed before a queued fit came round
+            return
         self.fitInView(
             self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40),
             Qt.AspectRatioMode.KeepAspectRatio,

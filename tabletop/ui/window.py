@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -367,6 +368,8 @@ class MainWindow(QMainWindow):
         self.view.viewport().setMouseTracking(True)
         self.view.viewport().installEventFilter(self)
         self._build_docks()
+        self._restore_bots()
+        self.session.bots_changed.connect(self._save_bots)
         title = module.name if module else game.header.module
         self.setWindowTitle(
             f"{title} — {Path(game.path).name if game.path else 'unsaved'} — tabletop"
@@ -376,8 +379,39 @@ class MainWindow(QMainWindow):
             self.settings.setValue("session/open", game.path)
         for warning in game.warnings:
             self.statusBar().showMessage(warning, 15000)
-        QTimer.singleShot(0, self.view.fit_table)
+        QTimer.singleShot(0, self.view, self.view.fit_table)
         self._update_status()
+
+    # ---- the seats a game's bots play, remembered with the game's file ------------
+    def _bots_key(self) -> str | None:
+        game = self.session.game if self.session is not None else None
+        if game is None or not game.path:
+            return None
+        digest = hashlib.sha1(os.path.abspath(game.path).encode()).hexdigest()[:16]
+        return f"game_bots/{digest}"
+
+    def _save_bots(self) -> None:
+        key = self._bots_key()
+        if key is None:
+            return
+        seats = self.session.bot_seats
+        if seats:
+            self.settings.setValue(key, ",".join(f"{s}={b}" for s, b in seats.items()))
+        else:
+            self.settings.remove(key)
+
+    def _restore_bots(self) -> None:
+        """Give a reopened game's seats to the bots that played them (unknown ones are skipped)."""
+        key = self._bots_key()
+        text = str(self.settings.value(key, "") or "") if key else ""
+        if not text or not self.session.has_bots:
+            return
+        seats = {s.id for s in self.session.game.header.seats}
+        kinds = self.session.bot_kinds()
+        for pair in text.split(","):
+            seat, _, kind = pair.partition("=")
+            if seat in seats and kind in kinds:
+                self.session.set_bot(seat, kind)
 
     def _build_docks(self) -> None:
         for dock in self.docks.values():
@@ -939,6 +973,7 @@ class MainWindow(QMainWindow):
         if os.path.abspath(path) == os.path.abspath(game.path or ""):
             return True
         viewer = self.session.viewer
+        bots = dict(self.session.bot_seats)
         try:
             tmp = f"{path}.part"
             shutil.copyfile(game.path, tmp)
@@ -949,6 +984,8 @@ class MainWindow(QMainWindow):
             return False
         self.show_game(reopened)
         self.session.set_viewer(viewer)
+        for seat, kind in bots.items():  # the bots go on playing in the copy
+            self.session.set_bot(seat, kind)
         self.statusBar().showMessage(f"Saved as {path}; play goes on in that file", 8000)
         return True
 

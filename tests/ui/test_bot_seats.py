@@ -262,3 +262,24 @@ def test_after_an_undo_the_bots_wait_for_the_next_move(table, qtbot) -> None:  #
     assert let and "Tunit" in let[0].text()  # the panel offers it
     window.let_bots_play()  # Ctrl+B: the bot plays again
     assert "green" in state.counters.get("phase.done")
+
+
+def test_a_reopened_game_keeps_its_bots(table, tmp_path) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=5)
+    window, session = table.window, table.session
+    path = session.game.path
+    session.set_bot("green", "greedy")
+    session.set_bot("yellow", "random")
+    session.set_bot("yellow", None)
+    copy = str(tmp_path / "copy.jsonl")
+    assert window.save_as(copy)
+    assert window.session.bot_seats == {"green": "greedy"}  # the copy goes on with them
+    assert window.open_path(path) is not None
+    assert window.session.bot_seats == {"green": "greedy"}
+    texts = seat_texts(window)
+    assert "(bot: greedy)" in texts[2]
+    window.session.set_bot("green", None)
+    assert window.open_path(copy) is not None
+    assert window.session.bot_seats == {"green": "greedy"}  # each file its own
+    assert window.open_path(path) is not None
+    assert window.session.bot_seats == {}
