@@ -20,6 +20,7 @@ when it exists, else its cubes not in Valhalla), who survived and who won.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import Any
@@ -342,7 +343,9 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
     18 small cubes and an Alpha a colour, on the table; every disk of the set
     (24 energy, 12 ivory, 12 iron) still there, substitutes beside them only
     for ivory and iron (B4: energy is limited, ivory and iron are not); at most
-    8 energy a culture; at most one husband a daughter (F1); every hand within its hand size (B2); every piece in one place.
+    8 energy a culture; at most one husband a daughter (F1); every hand within
+    its hand size (B2); every piece in one place. One look at each piece, so
+    it can run after every entry of a game.
     """
     from .hands import excess, hand, hand_size
 
@@ -351,10 +354,25 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
     problem = state.consistency_problem()
     if problem:
         problems.append(problem)
+    cubes: Counter[tuple[str | None, str]] = Counter()
+    disks: dict[str, set[str]] = {kind: set() for kind in DISK_SUPPLY}
+    rows = cards.rows
+    for pid, piece in state.pieces.items():
+        kind = piece.kind
+        if kind in ("cube", "alpha"):
+            cubes[(piece.owner, kind)] += 1
+        elif kind in disks:
+            disks[kind].add(pid)
+        elif pid in state.places and rows.get(piece.props.get("card", ""), {}).get("type") == (
+            "daughter"
+        ):
+            husbands = sum(
+                1 for c in state.places[pid].contents if state.pieces[c].spot == "exogamy"
+            )
+            if husbands > 1:
+                problems.append(f"{view.name(pid)} has {husbands} husbands (F1: one)")
     for colour in view.seats():
-        mine = [p for p in state.pieces.values() if p.owner == colour]
-        small = sum(1 for p in mine if p.kind == "cube")
-        alphas = sum(1 for p in mine if p.kind == "alpha")
+        small, alphas = cubes[(colour, "cube")], cubes[(colour, "alpha")]
         if (small, alphas) != (SMALL_CUBES, 1):
             problems.append(f"{colour} has {small} cubes and {alphas} Alpha, not 18 and 1")
         if view.disks(colour, "energy") > 8:
@@ -363,19 +381,14 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
         if held and excess(view, hand_size(view, colour), held):
             problems.append(f"{colour} holds {len(held)} hand cards, more than its hand size (B2)")
     for kind, count in DISK_SUPPLY.items():
-        disks = [p for p in state.pieces.values() if p.kind == kind]
+        ids = disks[kind]
         standard = {f"{kind}-{n}" for n in range(1, count + 1)}
-        missing = standard - {p.id for p in disks}
+        missing = standard - ids
         if missing:
             problems.append(f"{len(missing)} {kind} disks are gone from the table")
-        substitutes = len(disks) - (count - len(missing))
+        substitutes = len(ids) - (count - len(missing))
         if substitutes and kind == "energy":  # B4: energy is limited to the 24 disks
             problems.append(f"{substitutes} substitute energy disks (B4: energy is limited)")
-    for pid in state.pieces:
-        if view.row(pid).get("type") == "daughter" and pid in state.places:
-            husbands = state.contents(pid, "exogamy")
-            if len(husbands) > 1:
-                problems.append(f"{view.name(pid)} has {len(husbands)} husbands (F1: one)")
     return problems
 
 

@@ -61,6 +61,7 @@ class PhasePanel(QWidget):
         self._held = False  # after an undo or redo the bots wait for a person's next move
         session.changed.connect(self._after_change)
         session.bots_changed.connect(self.schedule_bots)
+        session.reset.connect(self.schedule_bots)  # back to the live table from the history
         self.refresh()
 
     def refresh(self) -> None:

@@ -1,8 +1,8 @@
 """Bots play whole games of Greenland through the procedures and the strict checker (bots.py, selfplay.py).
 
-Every variant: 20 seeded games with random bots finish, every table after
-every phase keeps the physical limits (B4, F1), and each game's log replays
-to the same final table. A greedy game, and ``tabletop simulate --json``.
+Every variant: 20 seeded games with random bots finish, every table (after
+the setup and after every entry) keeps the physical limits (B2, B4, F1), and
+each game's log replays to the same final table. A greedy game, and ``tabletop simulate --json``.
 """
 
 from __future__ import annotations
@@ -27,16 +27,24 @@ def random_bots(variant: str, seed: int) -> dict[str, RandomBot]:
 
 
 def play_checked(module, variant, bots, seed, path=None):
+    """Play a game, the invariants checked on the table after the setup and after every entry."""
     cards = Cards.of(module)
     problems: list[str] = []
     phases = []
 
+    def check(state, where):
+        problems.extend(f"{where}: {p}" for p in invariant_problems(state, cards))
+
     def after(game):
+        if not phases:  # the setup is done: from now on, every entry
+            check(game.state, "after the setup")
+            game.table.subscribe(
+                lambda change: check(
+                    game.state,
+                    f"entry {change.entry.seq} ({change.entry.command.describe()[:60]})",
+                )
+            )
         phases.append(game.state.counters.get("phase"))
-        problems.extend(
-            f"turn {game.state.counters.get('turn')} {phases[-1]}: {p}"
-            for p in invariant_problems(game.state, cards)
-        )
 
     game = play_game(module, variant, bots, seed, path=path, after_phase=after)
     return game, problems, phases

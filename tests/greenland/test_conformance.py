@@ -1,6 +1,6 @@
 """Conformance: 1,000 seeded random-bot games per variant finish, keep the invariants and replay.
 
-Part of the whole suite (about three minutes on two cores); marked slow, so
+Part of the whole suite (about four minutes on two cores); marked slow, so
 ``pytest -m "not slow"`` leaves it out for a quick run. The games of a variant
 go in blocks of 100 seeds, each a test of its own. test_bots.py has the first
 20 of each variant with more to say about each game.
