@@ -46,6 +46,7 @@ class NewGameDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #b71c1c")
         self._seat_rows: list[tuple[QCheckBox, QLineEdit, str]] = []
+        self._bot_boxes: dict[str, QComboBox] = {}  # seat -> who plays it: a person or a bot
         self.deck_box = QComboBox()
         self.deck_box.setToolTip("The revision of the game's deck (its card data) to play with")
         self.options_form = QFormLayout()
@@ -86,6 +87,7 @@ class NewGameDialog(QDialog):
                 widget.hide()
                 widget.deleteLater()
         self._seat_rows.clear()
+        self._bot_boxes.clear()
         self.variant_box.clear()
         self.module = None
         mid = self.module_box.currentData()
@@ -121,15 +123,37 @@ class NewGameDialog(QDialog):
             box.setToolTip(option.help)
             self.options_form.addRow(option.label, box)
             self._option_boxes[option.id] = box
+        bots = self._module_bots()
         for row, seat in enumerate(self.module.seats):
             check = QCheckBox(seat.name)
             check.setChecked(row < self.module.default_seats)
             check.setStyleSheet(f"QCheckBox {{ color: {seat.colour}; font-weight: bold; }}")
             name = QLineEdit()
-            name.setPlaceholderText(f"player's name (default {seat.name})")
+            name.setPlaceholderText("player's name")
+            name.setToolTip(f"The player's name in the log; left empty, {seat.name}")
             self.seats_grid.addWidget(check, row, 0)
             self.seats_grid.addWidget(name, row, 1)
             self._seat_rows.append((check, name, seat.id))
+            if bots:
+                box = QComboBox()
+                box.addItem("a person", None)
+                for bot in bots:
+                    box.addItem(f"the {bot} bot", bot)
+                box.setToolTip("Who plays this seat: a person, or one of the game's bots")
+                self.seats_grid.addWidget(box, row, 2)
+                self._bot_boxes[seat.id] = box
+
+    def _module_bots(self) -> list[str]:
+        """The bots the module offers a seat to (its ``bots`` hook), by name."""
+        if self.module is None or not self.module.bots_path:
+            return []
+        from tabletop.modules.setup import import_function
+
+        try:
+            return list(import_function(self.module.bots_path, "module.bots")())
+        except ModuleError as exc:
+            self.error.setText(str(exc))
+            return []
 
     def seats_text(self) -> str:
         parts = []
@@ -159,6 +183,13 @@ class NewGameDialog(QDialog):
             "notes": self.notes.toPlainText().strip(),
             "options": {key: box.currentData() for key, box in self._option_boxes.items()},
             "deck": self.deck_box.currentData() if self.deck_box.count() > 1 else None,
+            "bots": {
+                sid: box.currentData()
+                for (check, _name, sid) in self._seat_rows
+                if check.isChecked()
+                and (box := self._bot_boxes.get(sid)) is not None
+                and box.currentData()
+            },
         }
 
 

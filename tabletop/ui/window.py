@@ -916,7 +916,7 @@ class MainWindow(QMainWindow):
         if not dialog.exec():
             return
         c = dialog.choices()
-        self.start_new(
+        game = self.start_new(
             c["module"],
             deck=c["deck"],
             seats=c["seats"],
@@ -925,6 +925,9 @@ class MainWindow(QMainWindow):
             notes=c["notes"],
             options=c["options"],
         )
+        if game is not None:
+            for seat, bot in c["bots"].items():
+                self.session.set_bot(seat, bot)
 
     def start_new(self, module: Module, deck: str | None = None, **options) -> Game | None:  # noqa: ANN003
         try:

@@ -283,3 +283,30 @@ def test_a_reopened_game_keeps_its_bots(table, tmp_path) -> None:  # noqa: ANN00
     assert window.session.bot_seats == {"green": "greedy"}  # each file its own
     assert window.open_path(path) is not None
     assert window.session.bot_seats == {}
+
+
+def test_the_new_game_dialog_seats_bots(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    from tabletop.ui.dialogs import NewGameDialog
+
+    dialog = NewGameDialog(window, "greenland")
+    qtbot.addWidget(dialog)
+    boxes = dialog._bot_boxes
+    assert set(boxes) == {"red", "yellow", "green"}
+    assert [boxes["red"].itemText(i) for i in range(boxes["red"].count())] == [
+        "a person",
+        "the random bot",
+        "the greedy bot",
+    ]
+    boxes["yellow"].setCurrentIndex(boxes["yellow"].findData("greedy"))
+    boxes["green"].setCurrentIndex(boxes["green"].findData("random"))
+    assert dialog.choices()["bots"] == {"yellow": "greedy", "green": "random"}
+
+    proto = NewGameDialog(window, "proto")  # a module without bots: no column
+    qtbot.addWidget(proto)
+    assert proto._bot_boxes == {} and proto.choices()["bots"] == {}
+
+    chosen = {**dialog.choices(), "seed": 4}
+    monkeypatch.setattr(NewGameDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(NewGameDialog, "choices", lambda self: chosen)
+    window.new_game_dialog()
+    assert window.session.bot_seats == {"yellow": "greedy", "green": "random"}
