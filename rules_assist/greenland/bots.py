@@ -186,12 +186,15 @@ def payment(
     None when the key is not a payment or the culture cannot pay.
     """
     kind = need.key.split("_")[0]
-    if kind not in ("hay", "snowflake") or need.key.startswith("snowflake_elder"):
+    paying = kind == "hay" or (  # a snowflake's use (energy, elder or none) pays nothing
+        kind == "snowflake"
+        and not need.key.startswith("snowflake_elder")
+        and any(
+            o.startswith(("energy", "elder:", "discard:", "ivory", "iron")) for o in need.options
+        )
+    )
+    if not paying:
         return None
-    if kind == "snowflake" and not any(
-        o.startswith(("energy", "elder:", "discard:", "ivory", "iron")) for o in need.options
-    ):
-        return None  # a snowflake's use (energy, elder or none) is not a payment
     view = Greenland(state, cards)
     _options, have = pay_options(view, colour, d_cards(view, colour) if kind == "snowflake" else ())
     have = {unit: n for unit, n in have.items() if unit in need.options}

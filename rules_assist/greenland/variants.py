@@ -43,37 +43,24 @@ from ..procedures import ProcedureError
 
 BEGINNERS = "beginners"
 
-# C2 of the 2014 Danish edition: the rules the beginners' game skips.
-ADVANCED_RULES = (
-    "D9",
-    "E2",
-    "E5",
-    "F1",
-    "F2",
-    "F3",
-    "F4",
-    "G1",
-    "G6",
-    "H1",
-    "H2",
-    "I1",
-    "I4",
-)
+# The rules the beginners' game skips, by what they are about: the sections C2 of the 2014
+# Danish edition names, each with its subject in a few words (for messages).
 RULE_NAMES = {
-    "D9": "the Markland ban",
     "E2": "the New World",
+    "F3": "the New World turning hostile",
+    "D9": "the Markland ban",
     "E5": "livestock and Sabine raids",
+    "G1": "livestock and Sabine raids",
     "F1": "exogamy",
     "F2": "attacks",
-    "F3": "the New World turning hostile",
     "F4": "the iron rule",
-    "G1": "livestock and Sabine raids",
     "G6": "taking cards into the hand",
     "H1": "hay for domestic animals",
     "H2": "babies from domestic animals",
     "I1": "domestication",
     "I4": "tool-making",
 }
+ADVANCED_RULES = tuple(sorted(RULE_NAMES))  # in section order
 
 
 def variant_of(table: Any) -> str:
