@@ -591,21 +591,31 @@ def _split(
     return {v: n for v, n in split.items() if n}
 
 
-def _splits(victims: dict[str, list[str]], hits: int) -> list[str]:
-    """Every way to put ``hits`` on the victims, none given more hits than its cubes there."""
-    found: list[str] = []
+def _allocations(caps: dict[str, int], total: int) -> list[dict[str, int]]:
+    """Every way to share ``total`` among the groups, none given more than its cap; the first
+    group's largest share first."""
+    found: list[dict[str, int]] = []
 
-    def place(rest: list[str], left: int, done: list[str]) -> None:
+    def place(rest: list[str], left: int, done: dict[str, int]) -> None:
         if not rest:
             if not left:
-                found.append(",".join(done))
+                found.append(done)
             return
-        victim, *others = rest
-        for n in range(min(left, len(victims[victim])), -1, -1):
-            place(others, left - n, [*done, f"{victim}={n}"] if n else done)
+        group, *others = rest
+        for n in range(min(left, caps[group]), -1, -1):
+            place(others, left - n, {**done, group: n})
 
-    place(list(victims), hits, [])
+    place(list(caps), total, {})
     return found
+
+
+def _splits(victims: dict[str, list[str]], hits: int) -> list[str]:
+    """Every way to put ``hits`` on the victims, none given more hits than its cubes there."""
+    caps = {victim: len(cubes) for victim, cubes in victims.items()}
+    return [
+        ",".join(f"{victim}={n}" for victim, n in share.items() if n)
+        for share in _allocations(caps, hits)
+    ]
 
 
 def _losses(
@@ -659,20 +669,11 @@ def _chosen_dead(
 
 def _deaths(kinds: list[str], hits: int) -> list[str]:
     """Every mix of ``hits`` kinds of cube among those there, hunters first, then husbands."""
-    have = {k: kinds.count(k) for k in ("hunter", "husband", "alpha") if k in kinds}
-    found: list[str] = []
-
-    def place(rest: list[str], left: int, done: list[str]) -> None:
-        if not rest:
-            if not left:
-                found.append(",".join(done))
-            return
-        kind, *others = rest
-        for n in range(min(left, have[kind]), -1, -1):
-            place(others, left - n, done + [kind] * n)
-
-    place(list(have), hits, [])
-    return found
+    caps = {k: kinds.count(k) for k in ("hunter", "husband", "alpha") if k in kinds}
+    return [
+        ",".join(kind for kind, n in share.items() for _ in range(n))
+        for share in _allocations(caps, hits)
+    ]
 
 
 # ---- the New World (F3) ----------------------------------------------------------------
