@@ -63,11 +63,9 @@ class TableState:
         "seats",
         "counters",
         "version",
-        "_memo",
-        "_memo_version",
         "layout",
+        "_memo",
         "_layout_memo",
-        "_layout_memo_version",
     )
 
     def __init__(self, seats: list[Seat] | tuple[Seat, ...] = ()) -> None:
@@ -76,11 +74,9 @@ class TableState:
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.counters: dict[str, Any] = {}
         self.version = 0  # raised by every command applied (commands.py): the memo's clock
-        self._memo: dict[Any, Any] = {}
-        self._memo_version = 0
         self.layout = 0  # raised by commands that add or remove pieces or places or set properties
-        self._layout_memo: dict[Any, Any] = {}
-        self._layout_memo_version = 0
+        self._memo: tuple[int, dict[Any, Any]] = (0, {})  # (the version it holds for, the memo)
+        self._layout_memo: tuple[int, dict[Any, Any]] = (0, {})
 
     def memo(self) -> dict[Any, Any]:
         """A scratch dict for values derived from this table, emptied when a command changes it.
@@ -88,41 +84,29 @@ class TableState:
         Rules code keeps what it reads again and again here (a culture's
         abilities, say); it is not part of the state: not saved, copied or compared.
         """
-        if self._memo_version != self.version:
-            self._memo = {}
-            self._memo_version = self.version
-        return self._memo
-
-    def mark(self) -> tuple[Any, ...]:
-        """A mark to come back to with ``back_to`` once every change since is taken back."""
-        return (
-            self.version,
-            self._memo,
-            self._memo_version,
-            self.layout,
-            self._layout_memo,
-            self._layout_memo_version,
-        )
-
-    def back_to(self, mark: tuple[Any, ...]) -> None:
-        """The table is exactly as it was at ``mark`` (each command since undone by its inverse):
-        its version and what its memos held then are good again. Only for that case."""
-        (
-            self.version,
-            self._memo,
-            self._memo_version,
-            self.layout,
-            self._layout_memo,
-            self._layout_memo_version,
-        ) = mark
+        version, memo = self._memo
+        if version != self.version:
+            memo = {}
+            self._memo = (self.version, memo)
+        return memo
 
     def layout_memo(self) -> dict[Any, Any]:
         """Like ``memo``, kept while no piece or place comes or goes and no property changes
         (moves, flips and rolls keep it): for the dice on the table, say."""
-        if self._layout_memo_version != self.layout:
-            self._layout_memo = {}
-            self._layout_memo_version = self.layout
-        return self._layout_memo
+        layout, memo = self._layout_memo
+        if layout != self.layout:
+            memo = {}
+            self._layout_memo = (self.layout, memo)
+        return memo
+
+    def mark(self) -> tuple[Any, ...]:
+        """A mark to come back to with ``back_to`` once every change since is taken back."""
+        return self.version, self.layout, self._memo, self._layout_memo
+
+    def back_to(self, mark: tuple[Any, ...]) -> None:
+        """The table is exactly as it was at ``mark`` (each command since undone by its inverse):
+        its version and what its memos held then are good again. Only for that case."""
+        self.version, self.layout, self._memo, self._layout_memo = mark
 
     # ---- looking things up -------------------------------------------------
     def piece(self, pid: str) -> Piece:
