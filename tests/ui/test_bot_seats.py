@@ -16,6 +16,15 @@ def step_named(panel, start: str):  # noqa: ANN001, ANN201
     raise AssertionError(f"no step {start!r} in {[s.label for s in panel.status.steps]}")
 
 
+def to_assignment(panel) -> None:  # noqa: ANN001
+    """The event phase played through (D), on to hunter assignment (E)."""
+    assert panel.run(step_named(panel, "Reveal the event"))
+    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+        assert panel.run(step_named(panel, "Apply the event"))
+    assert panel.run(step_named(panel, "Next"))
+    assert panel.status.phase == "assignment"
+
+
 def buttons(panel) -> list[QPushButton]:  # noqa: ANN001
     layout = panel.buttons
     return [layout.itemAt(i).widget() for i in range(layout.count())]
@@ -68,10 +77,7 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
 
     panel.answerer = person
     state = table.live.state
-    assert panel.run(step_named(panel, "Reveal the event"))
-    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
-        assert panel.run(step_named(panel, "Apply the event"))
-    assert panel.run(step_named(panel, "Next"))
+    to_assignment(panel)
     assert panel.status.phase == "assignment"
 
     # the person places two hunters by hand, then lets the bots play
@@ -198,10 +204,7 @@ def test_bots_play_by_themselves_when_their_turn_comes(table, qtbot) -> None:  #
     session.set_bot("green", "random")
     panel.answerer = lambda need: need.options[0]
     state = table.live.state
-    assert panel.run(step_named(panel, "Reveal the event"))
-    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
-        assert panel.run(step_named(panel, "Apply the event"))
-    assert panel.run(step_named(panel, "Next"))
+    to_assignment(panel)
     qtbot.wait(50)
     assert not state.counters.get("phase.done"), "the bots wait for the Norse (A2)"
     assert panel.run(step_named(panel, "Norse: done placing hunters"))
@@ -220,10 +223,7 @@ def test_ctrl_b_lets_the_bots_play_and_says_when_there_is_none(table, qtbot) -> 
     window.actions_by_name["bots_auto"].trigger()  # off
     panel = window.phase_panel
     panel.answerer = lambda need: need.options[0]
-    assert panel.run(step_named(panel, "Reveal the event"))
-    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
-        assert panel.run(step_named(panel, "Apply the event"))
-    assert panel.run(step_named(panel, "Next"))
+    to_assignment(panel)
     first = panel.status.to_move
     session.set_bot(first, "random")
     qtbot.wait(50)
@@ -245,10 +245,7 @@ def test_after_an_undo_the_bots_wait_for_the_next_move(table, qtbot) -> None:  #
     session.set_bot("green", "random")
     panel.answerer = lambda need: need.options[0]
     state = table.live.state
-    assert panel.run(step_named(panel, "Reveal the event"))
-    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
-        assert panel.run(step_named(panel, "Apply the event"))
-    assert panel.run(step_named(panel, "Next"))
+    to_assignment(panel)
     assert panel.run(step_named(panel, "Norse: done placing hunters"))
     qtbot.waitUntil(
         lambda: set(state.counters.get("phase.done") or []) == {"red", "yellow", "green"}
