@@ -59,6 +59,7 @@ class PhasePanel(QWidget):
         self.auto_bots = False  # the bot seats play by themselves when their turn comes
         self._playing = False
         self._held = False  # after an undo or redo the bots wait for a person's next move
+        self._ready: list[str] = []  # the bot seats with something to play, as last refreshed
         session.changed.connect(self._after_change)
         session.bots_changed.connect(self.schedule_bots)
         session.reset.connect(self.schedule_bots)  # back to the live table from the history
@@ -76,6 +77,7 @@ class PhasePanel(QWidget):
                 "This module has no rules assistant to lead the turn; play by hand."
             )
             self.status = None
+            self._ready = []
             return
         status = self._status_of(self.session.state, self.session.module)
         self.status = status
@@ -84,7 +86,7 @@ class PhasePanel(QWidget):
         if status.to_move in self.session.bot_seats:
             who += f" (bot: {self.session.bot_seats[status.to_move]})"
         self.detail.setText("\n".join([f"To move: {who}", *status.lines]))
-        bots = self.bots_to_play()
+        bots = self._ready = self.bots_to_play()
         if bots:
             names = ", ".join(self.session.seat_name(seat) for seat in bots)
             button = QPushButton(f"Let the bots play ({names})".replace("&", "&&"))
@@ -177,7 +179,7 @@ class PhasePanel(QWidget):
         ready = (
             self.auto_bots and not self._playing and not self._held and not self.session.read_only
         )
-        if ready and self.bots_to_play():
+        if ready and self._ready:  # as the last refresh found them (it runs first on a change)
             QTimer.singleShot(0, self, self._play_by_themselves)
 
     def _play_by_themselves(self) -> None:
