@@ -13,10 +13,11 @@ Dice are rolled on the table's physical dice (in batches when there are more
 hunters than dice); the randomizer proposes the faces or takes forced ones in
 the order the procedure rolls them, and the Roll commands record them.
 
-Choices the rules leave to a player are asked with ``ctx.choose``: the answer
-comes from the ``choices`` the caller gives (the window asks the player, the
-command line takes options). Without an answer the procedure stops with
-ChoiceNeeded, naming the question and the possible answers; nothing is
+Choices the rules leave to a player are typed questions
+(rules_assist/questions.py) asked with ``ctx.answer``: the answer comes from
+the ``choices`` the caller gives (the window asks the player, the command
+line takes options). Without an answer the procedure stops with ChoiceNeeded,
+naming every question it could see and what would answer each; nothing is
 answered silently for a person, and nothing on the table changes. A caller
 that can answer on the spot (a bot) gives an ``answerer`` instead: it is
 asked the question as it comes up, on the table as the procedure has made it
@@ -30,15 +31,33 @@ from typing import Any
 
 from tabletop.core import Change, Command, Compound, Roll, Table, TableError, TableState, actions
 
+from .questions import AnswerError, Question
+
 
 class ChoiceNeeded(TableError):
-    """A procedure needs a player's decision that was not given."""
+    """A procedure needs decisions that were not given: the first question, and any more it
+    could already see (``questions``, the first among them)."""
 
-    def __init__(self, key: str, question: str, options: Sequence[str]) -> None:
-        self.key = key
+    def __init__(self, question: Question, more: Sequence[Question] = ()) -> None:
         self.question = question
-        self.options = list(options)
-        super().__init__(f"{question} (choice '{key}': {', '.join(map(str, self.options))})")
+        self.questions: tuple[Question, ...] = (question, *more)
+        super().__init__("; ".join(q.describe() for q in self.questions))
+
+    @property
+    def key(self) -> str:
+        return self.question.key
+
+    @property
+    def text(self) -> str:
+        return self.question.text
+
+    @property
+    def options(self) -> list[str]:
+        return list(self.question.options)
+
+    @property
+    def owner(self) -> str | None:
+        return self.question.owner
 
 
 class ProcedureError(TableError):
@@ -62,6 +81,7 @@ class ProcedureContext:
         self.state: TableState = table.state  # the live table: steps apply as they are made
         self._mark = self.state.mark()
         self.choices = dict(choices or {})
+        self.missing: list[Question] = []  # questions nobody answered (run without an answerer)
         self.steps: list[Command] = []
         self.notes: list[str] = []
         self.rolls: list[tuple[str, list[int]]] = []  # (what, faces) for the record
@@ -132,27 +152,49 @@ class ProcedureContext:
         return faces
 
     # ---- choices ---------------------------------------------------------------
-    def ask(self, key: str, question: str, options: Sequence[Any]) -> Any:
-        """The answer given for ``key`` as it is (the caller checks it); the answerer's when
-        none was given; ChoiceNeeded without either."""
+    def answer(self, question: Question) -> Any:
+        """The answer to a typed question, parsed (``Question.parse``): from the choices given,
+        else the answerer's, else ChoiceNeeded.
+
+        Without an answerer, a question left unanswered is noted and the procedure goes on
+        with the question's plainest answer, to see the questions that follow; it then stops
+        with ChoiceNeeded listing them all (``run_procedure``), changing nothing.
+        """
+        key = question.key
         if key not in self.choices:
-            need = ChoiceNeeded(key, question, [str(o) for o in options])
-            if self.answerer is None:
-                raise need
-            self.choices[key] = self.answerer(need, self.state)
+            if self.answerer is not None:
+                self.choices[key] = self.answerer(ChoiceNeeded(question), self.state)
+            else:
+                self.missing.append(question)
+                if not question.answerable():
+                    raise ChoiceNeeded(self.missing[0], self.missing[1:])
+                return question.default()
+        try:
+            return question.parse(self.choices[key])
+        except AnswerError as exc:
+            raise ProcedureError(str(exc)) from None
+
+    def ask(self, key: str, question: str, options: Sequence[Any]) -> Any:
+        """The raw answer given for ``key`` (the caller reads it); see ``answer``."""
+        if key not in self.choices:
+            asked = Question.one_of(key, question, options)
+            if self.answerer is not None:
+                self.choices[key] = self.answerer(ChoiceNeeded(asked), self.state)
+            else:
+                self.missing.append(asked)
+                raise ChoiceNeeded(self.missing[0], self.missing[1:])
         return self.choices[key]
 
-    def choose(self, key: str, question: str, options: Sequence[Any]) -> Any:
-        """The player's answer to a question, from the choices given; ChoiceNeeded without one."""
-        answer = self.ask(key, question, options)
-        if options and answer not in options and str(answer) not in {str(o) for o in options}:
-            raise ProcedureError(
-                f"{question}: {answer!r} is not one of {', '.join(map(str, options))}"
-            )
+    def choose(
+        self, key: str, question: str, options: Sequence[Any], owner: str | None = None
+    ) -> Any:
+        """One of ``options`` (the option itself, not its text): a ``one_of`` question."""
+        asked = Question.one_of(key, question, options, owner)
+        text = self.answer(asked)
         for option in options:
-            if str(option) == str(answer):
+            if str(option) == text:
                 return option
-        return answer
+        return text
 
     def take_back(self) -> None:
         """Undo every step on the table, last first: the procedure's steps go in as one compound."""
@@ -188,6 +230,15 @@ def run_procedure(
     try:
         label = procedure(ctx, **params)
         compound = ctx.compound(label, name)
+        if ctx.missing:  # answered with stand-ins to see what else is asked: nothing goes in
+            raise ChoiceNeeded(ctx.missing[0], ctx.missing[1:])
+    except TableError as exc:
+        ctx.take_back()
+        table.random.restore(mark)
+        if ctx.missing and not isinstance(exc, ChoiceNeeded):
+            # a stand-in answer led somewhere the rules refuse: the questions are what is missing
+            raise ChoiceNeeded(ctx.missing[0], ctx.missing[1:]) from None
+        raise
     except BaseException:
         ctx.take_back()
         table.random.restore(mark)

@@ -9,6 +9,7 @@ The manifest format is documented in docs/modules.md.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -25,7 +26,9 @@ from .deck import COLUMN_TYPES, Column, Deck, read_deck
 from .problems import LineFinder, ModuleError, Problem
 
 SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
-# Game code a module may name, each a dotted path into rules_assist:
+# Game code a module may name, each a dotted path into a game package (rules_assist, or one
+# named in TABLETOP_GAME_PACKAGES):
+#   game(module) -> the game interface (rules_assist/game.py), which gives everything below;
 #   setup(context), summary(state, module) -> lines or a dict,
 #   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
 #   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
@@ -36,6 +39,7 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 #     bot_turn(table, module, colour, bot, run_step) -> bool and may give bot_waiting(state, module, colour),
 #     question_owner(state, module, step, key) or owner_of(state, key, default): whose question.
 HOOKS = (
+    "game",
     "setup",
     "summary",
     "deck_check",
@@ -48,7 +52,7 @@ HOOKS = (
     "bots",
 )
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
-_DOTTED = re.compile(r"^rules_assist(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,10 @@ class Module:
     score_path: str | None = None
     complete_move_path: str | None = None
     bots_path: str | None = None
+    game_path: str | None = None
+    variant_defs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    constants: dict[str, Any] = field(default_factory=dict)  # the rules' numbers, as data
+    game_object: Any = field(default=None, repr=False, compare=False)  # made on first use
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -272,6 +280,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             "templates",
             "places",
             "setup",
+            "constants",
         },
     )
     head = r.get(data, (), "module", dict, required=True, default={})
@@ -294,10 +303,13 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
         r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
     for key in HOOKS:
         dotted = r.get(head, path, key, str)
-        if dotted is not None and not _DOTTED.match(dotted):
+        if dotted is not None and (
+            not _DOTTED.match(dotted) or dotted.split(".")[0] not in game_packages()
+        ):
             r.fail(
                 (*path, key),
-                "must name a function in the rules_assist package, as 'rules_assist.game.module:function'",
+                f"must name a function in a game package ({', '.join(game_packages())}),"
+                " as 'rules_assist.game.module:function'",
             )
             dotted = None
         setattr(module, f"{key}_path", dotted)
@@ -310,9 +322,18 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     _read_decks(r, data, module, folder)
     _read_places(r, data, module)
     _read_setup(r, data, module)
+    module.constants = dict(r.get(data, (), "constants", dict, default={}))
     if module.deck_check_path and not r.problems:
         _run_deck_check(r, module)
     return module
+
+
+def game_packages() -> tuple[str, ...]:
+    """The packages game code may be imported from: rules_assist, and those named in the
+    environment variable TABLETOP_GAME_PACKAGES (comma-separated), for games written outside
+    the project's tree."""
+    extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
+    return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
 
 
 def _run_deck_check(r: _Reader, module: Module) -> None:
@@ -362,9 +383,19 @@ def _read_variants(r: _Reader, data: dict[str, Any], module: Module) -> None:
         if not isinstance(variant, dict):
             r.fail(path, "each variant must be a table with id and name")
             continue
-        r.unknown(variant, path, {"id", "name", "description"})
+        r.unknown(variant, path, {"id", "name", "description", "rules_off", "params"})
         vid = r.get(variant, path, "id", str, required=True, default="")
         module.variants[vid] = r.get(variant, path, "name", str, default=vid)
+        rules_off = r.get(variant, path, "rules_off", list, default=[])
+        if not all(isinstance(rule, str) for rule in rules_off):
+            r.fail((*path, "rules_off"), "must be a list of rule sections, e.g. ['E2', 'F1']")
+            rules_off = []
+        module.variant_defs[vid] = {
+            "name": module.variants[vid],
+            "description": r.get(variant, path, "description", str, default=""),
+            "rules_off": list(rules_off),
+            "params": dict(r.get(variant, path, "params", dict, default={})),
+        }
 
 
 def _read_options(r: _Reader, data: dict[str, Any], module: Module) -> None:

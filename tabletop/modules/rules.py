@@ -10,6 +10,16 @@ from .manifest import Module
 from .setup import import_function
 
 
+def game_of(module: Module | None) -> Any | None:
+    """The module's game interface (``game`` in module.toml, made with the module once, on first
+    use: start-up does not load game code it does not need), or None."""
+    if module is None or not module.game_path:
+        return None
+    if module.game_object is None:
+        module.game_object = import_function(module.game_path, "module.game")(module)
+    return module.game_object
+
+
 def attach_checker(table: Table, module: Module | None) -> bool:
     """Give the table the module's checker, when the module has one; True if it did."""
     if module is None or not module.checker_path:

@@ -18,7 +18,7 @@ from tabletop.core import Command, Compound, Flip, Seat, Table, TableError, acti
 from tabletop.core.commands import AddPiece, AddPlace, Where
 from tabletop.persist import Game, Header
 
-from .manifest import Module
+from .manifest import Module, game_packages
 from .problems import ModuleError, Problem
 
 
@@ -266,11 +266,19 @@ def _draw_one(state: Any, source: str, target: str, spot: str | None, face_up: b
 
 
 def import_function(dotted: str, what: str) -> Callable[..., Any]:
-    """Import ``rules_assist.pkg.mod:function``; only the installed rules_assist package is reached."""
+    """Import ``rules_assist.pkg.mod:function``; only the game packages are reached (rules_assist,
+    and those named in TABLETOP_GAME_PACKAGES)."""
     module_name, _, name = dotted.partition(":")
-    if not module_name.startswith("rules_assist.") and module_name != "rules_assist":
+    if module_name.split(".")[0] not in game_packages():
         raise ModuleError(
-            [Problem("module.toml", None, what, "must name a function in rules_assist")]
+            [
+                Problem(
+                    "module.toml",
+                    None,
+                    what,
+                    f"must name a function in a game package ({', '.join(game_packages())})",
+                )
+            ]
         )
     try:
         function = getattr(importlib.import_module(module_name), name)

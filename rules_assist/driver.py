@@ -1,0 +1,131 @@
+"""The turn driver: who is to move, what they may do now, whether the game is over, the result.
+
+In the shape of OpenSpiel's state: ``current_player`` is a seat, ``CHANCE``
+(the table's own step comes next: a card to reveal, the next phase, dice that
+nobody chooses) or ``TERMINAL`` (the game is over); ``legal_actions`` lists
+what may be done now; ``apply`` does one; ``returns`` is the result. The
+window's phase panel, bots at the table, ``tabletop simulate``, the command
+line and the conformance run all go through it, so the turn is worked out in
+one place: the game's ``Flow``.
+
+A game's flow answers, for a table state:
+
+- ``phases``: the phases in order; ``phase(state)``; ``phase_label(phase)``;
+- ``status(state) -> Status``: the turn, the phase, whose move it is, lines for
+  people, and the ``actions`` open now (the first is the main "next" one);
+- ``is_terminal(state)`` and ``returns(state) -> {seat: number}``.
+
+An ``Action`` is a procedure of the game's table (``name`` and ``params``), by
+a seat (``actor``) or by the table (``actor`` None: anyone may take it), or a
+seat's hand moves (``kind`` MOVES: pieces moved by hand, checked by the rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tabletop.core import Change, Table, TableState
+
+CHANCE = "chance"
+TERMINAL = "terminal"
+PROCEDURE = "procedure"
+MOVES = "moves"
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something that may be done now: a procedure of the game, or a seat's hand moves."""
+
+    label: str
+    name: str = ""  # the procedure's name in the game's table
+    params: Mapping[str, Any] = field(default_factory=dict)
+    actor: str | None = None  # the seat whose action it is; None: the table's
+    help: str = ""
+    kind: str = PROCEDURE
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a game stands: for people (``lines``) and for the driver (``to_move``, ``actions``)."""
+
+    turn: int | None
+    phase: str
+    phase_label: str
+    to_move: str | None = None  # a seat, CHANCE or TERMINAL
+    lines: tuple[str, ...] = ()
+    actions: tuple[Action, ...] = ()
+
+
+class Flow(Protocol):
+    phases: Sequence[str]
+
+    def phase(self, state: TableState) -> str: ...
+
+    def phase_label(self, phase: str) -> str: ...
+
+    def status(self, state: TableState) -> Status: ...
+
+    def is_terminal(self, state: TableState) -> bool: ...
+
+    def returns(self, state: TableState) -> dict[str, float]: ...
+
+
+class Driver:
+    """A game's turn on one table."""
+
+    def __init__(self, game: Any, table: Table) -> None:
+        self.game = game
+        self.table = table
+        self.flow = game.flow
+        if self.flow is None:
+            raise ValueError(f"{game.id} has no turn flow")
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    def status(self) -> Status:
+        return self.flow.status(self.table.state)
+
+    def current_player(self) -> str:
+        """A seat, CHANCE (the table's own step) or TERMINAL."""
+        if self.is_terminal():
+            return TERMINAL
+        to_move = self.status().to_move
+        return to_move if to_move else CHANCE
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """What the player to move may do now (``player``: another seat, or CHANCE for the
+        table's own steps). A seat's actions are its own; the table's have no actor. The
+        window offers more (``status().actions``: anyone may move the phase on)."""
+        status = self.status()
+        if self.is_terminal():
+            return []
+        who = player if player is not None else (status.to_move or CHANCE)
+        actor = None if who == CHANCE else who
+        return [a for a in status.actions if a.actor == actor]
+
+    def is_terminal(self) -> bool:
+        return bool(self.flow.is_terminal(self.table.state))
+
+    def returns(self) -> dict[str, float]:
+        return dict(self.flow.returns(self.table.state))
+
+    def apply(
+        self,
+        action: Action,
+        *,
+        actor: str | None = None,
+        choices: Mapping[str, Any] | None = None,
+        answerer: Callable[..., Any] | None = None,
+    ) -> Change | None:
+        """Run an action's procedure as ``actor`` (its own seat by default), each question
+        answered from ``choices`` or by ``answerer``; refused outside its phase."""
+        if action.kind != PROCEDURE:
+            raise ValueError(f"{action.label}: hand moves are submitted move by move")
+        who = actor or action.actor or self.game.id
+        return self.game.run(
+            self.table, action.name, who, action.params, choices=choices, answerer=answerer
+        )

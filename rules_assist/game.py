@@ -1,0 +1,273 @@
+"""The game interface: one object per game, named once in its ``module.toml`` (``game = ...``).
+
+The table, the window and the command line ask a game only through this
+object; nothing in ``tabletop/`` names a game. A game subclasses ``Game`` and
+fills in what it has; what it leaves out is simply not offered (a module with
+no rulebook has no move checker, one with no flow no phase panel).
+
+What a game gives:
+
+- ``setup(context)``: the table at the start (tabletop/modules/setup.py);
+- ``summary(state)``: the table read in the game's terms (``tabletop inspect``);
+- ``deck_check(deck)``: problems in the game's deck rows, [(line, column, message)];
+- ``card_view(row)``: how a card's face reads (tabletop/ui/card_layouts.py);
+- ``rulebook``: the invariants and transition rules (rules_assist/rules.py), which
+  give the move checker and the whole-table audit;
+- ``complete_move(state, command)``: the command with what the rules make follow
+  from it (a promotion's energy);
+- ``flow``: the turn (rules_assist/driver.py): where the game stands, who is to
+  move, what they may do now, whether the game is over, the result;
+- ``procedures``: the table of procedures (``ProcedureTable``), from which the
+  command line and the phase panel are built;
+- ``score(state)``: plain rows for the score panel and ``tabletop score``, with
+  ``seat_word`` naming a seat in the game's words ("Culture");
+- ``bots``: {name: factory(seed) -> bot} (rules_assist/bots.py);
+- ``variants``: the module's variants as data (``Variant``: the rules each
+  switches off and its parameters), read once here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.core import Command, Finding, Table, TableState
+
+from .procedures import ProcedureError
+from .rules import Rulebook
+
+
+# ---- variants -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """A variant as the module's data says: its name, the rules it plays without, its
+    parameters (the survivalist Alpha's face, the solitaire game's 16 turns)."""
+
+    id: str
+    name: str = ""
+    description: str = ""
+    rules_off: tuple[str, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def off(self, section: str) -> bool:
+        """The variant plays without ``section`` (or the whole section it belongs to)."""
+        return section in self.rules_off or section.rstrip("0123456789") in self.rules_off
+
+    def param(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+
+STANDARD = Variant("standard", "Standard")
+
+
+def variants_of(module: Any) -> dict[str, Variant]:
+    """The module's variants as ``Variant`` records (from ``module.variant_defs``)."""
+    found = {}
+    for vid, data in (getattr(module, "variant_defs", None) or {}).items():
+        found[vid] = Variant(
+            vid,
+            data.get("name", vid),
+            data.get("description", ""),
+            tuple(data.get("rules_off", ())),
+            dict(data.get("params", {})),
+        )
+    return found
+
+
+# ---- the procedures' table -------------------------------------------------------------
+@dataclass(frozen=True)
+class Parameter:
+    """A procedure's parameter as the command line and the phase panel see it.
+
+    ``kind``: 'seat' (a seat id), 'card' (a card's name or id, turned into its piece
+    id by the game's ``find_card``), 'text', 'int', 'list' (repeatable; KEY=VALUE
+    pairs when ``pairs``), 'flag' (on or off)."""
+
+    name: str
+    help: str = ""
+    kind: str = "text"
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    pairs: bool = False  # a list of KEY=VALUE, given as a dict
+    option: str = ""  # the command line's spelling, '--' + name with '-' by default
+
+
+@dataclass(frozen=True)
+class ProcedureSpec:
+    """One procedure of a game: its name, function, parameters, section, phase and help."""
+
+    name: str  # the command line's name: 'hunt', 'next-phase'
+    function: Callable[..., str]  # procedure(ctx, **params) -> the entry's label
+    section: str = ""
+    phases: tuple[str, ...] = ()  # the phases it belongs to; () for any phase
+    help: str = ""
+    parameters: tuple[Parameter, ...] = ()
+    log_name: str = ""  # the compound's procedure name in the log ('greenland.hunt')
+    example: str = ""  # a command line, for the README and --help
+
+    @property
+    def recorded_as(self) -> str:
+        return self.log_name or self.name
+
+
+class ProcedureTable:
+    """A game's procedures, listed once, in the order they are shown."""
+
+    def __init__(self, specs: Iterable[ProcedureSpec] = ()) -> None:
+        self._specs: dict[str, ProcedureSpec] = {}
+        for spec in specs:
+            self.add(spec)
+
+    def add(self, spec: ProcedureSpec) -> ProcedureSpec:
+        if spec.name in self._specs:
+            raise ValueError(f"the procedure {spec.name!r} is listed twice")
+        self._specs[spec.name] = spec
+        return spec
+
+    def __iter__(self) -> Iterator[ProcedureSpec]:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def get(self, name: str) -> ProcedureSpec:
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise ProcedureError(
+                f"no procedure {name!r}; there are {', '.join(self._specs) or 'none'}"
+            ) from None
+
+    def by_function(self, function: Callable[..., Any]) -> ProcedureSpec | None:
+        return next((s for s in self._specs.values() if s.function is function), None)
+
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+
+# ---- the game -------------------------------------------------------------------------
+class Game:
+    """The interface a game gives the table, the window and the command line.
+
+    A subclass is made with the game's module (``Game(module)``); every method has a
+    plain default meaning "this game has none".
+    """
+
+    seat_word = "Seat"  # a seat in the game's words, for column headings
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    @property
+    def id(self) -> str:
+        return str(self.module.id)
+
+    # ---- setup and reading -----------------------------------------------------------
+    setup: Callable[..., Any] | None = None
+    deck_check: Callable[..., Any] | None = None
+
+    def summary(self, state: TableState) -> Any:
+        return None
+
+    def card_view(self, row: Mapping[str, Any]) -> Any:
+        return None
+
+    has_card_view = False
+
+    # ---- rules ------------------------------------------------------------------------
+    @property
+    def rulebook(self) -> Rulebook | None:
+        return None
+
+    def checker(self) -> Callable[[TableState, Command, str], list[Finding]] | None:
+        book = self.rulebook
+        return book.checker() if book is not None else None
+
+    def audit(self, state: TableState) -> list[Finding] | None:
+        book = self.rulebook
+        return book.audit(state) if book is not None else None
+
+    def complete_move(self, state: TableState, command: Command) -> Command:
+        return command
+
+    has_complete_move = False
+
+    # ---- variants ----------------------------------------------------------------------
+    @property
+    def variants(self) -> dict[str, Variant]:
+        return variants_of(self.module)
+
+    def variant(self, state: TableState) -> Variant:
+        """The variant a game records (its ``variant`` counter), standard when none."""
+        vid = str(state.counters.get("variant") or "standard")
+        return self.variants.get(vid) or Variant(vid, vid)
+
+    # ---- the turn, procedures, scoring, bots -----------------------------------------------
+    @property
+    def flow(self) -> Any:
+        """The turn flow (rules_assist/driver.py ``Flow``), or None."""
+        return None
+
+    @property
+    def procedures(self) -> ProcedureTable:
+        return ProcedureTable()
+
+    def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
+        """The parameters as the procedure takes them (a card's name turned into its piece id,
+        the game's deck rows added); by default as given."""
+        return params
+
+    def score(self, state: TableState) -> list[dict[str, Any]] | None:
+        return None
+
+    has_score = False
+
+    @property
+    def bots(self) -> dict[str, Callable[[int], Any]]:
+        return {}
+
+    # ---- running procedures -------------------------------------------------------------------
+    def run(
+        self,
+        table: Table,
+        name: str | ProcedureSpec,
+        actor: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        choices: Mapping[str, Any] | None = None,
+        answerer: Any = None,
+    ) -> Any:
+        """Run one of the game's procedures on a table, refusing it outside its phase."""
+        from .procedures import run_procedure
+
+        spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
+        self.refuse_outside_phase(table.state, spec)
+        prepared = self.prepare(table.state, spec, dict(params or {}))
+        return run_procedure(
+            table,
+            actor,
+            spec.function,
+            name=spec.recorded_as,
+            choices=choices,
+            answerer=answerer,
+            **prepared,
+        )
+
+    def refuse_outside_phase(self, state: TableState, spec: ProcedureSpec) -> None:
+        """ProcedureError, one line naming the phase, when ``spec`` does not belong to the phase
+        the game is in."""
+        flow = self.flow
+        if flow is None or not spec.phases:
+            return
+        phase = flow.phase(state)
+        if phase not in spec.phases:
+            names = " or ".join(flow.phase_label(p) for p in spec.phases)
+            raise ProcedureError(
+                f"{spec.name}{f' ({spec.section})' if spec.section else ''} belongs to the"
+                f" {names} phase; the game is in the {flow.phase_label(phase)} phase"
+            )

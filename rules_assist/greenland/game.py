@@ -1,0 +1,87 @@
+"""Greenland's game interface: everything the table, the window and the command line ask of it.
+
+Named once in resources/greenland/module.toml (``game``). The parts load when
+first asked for, so opening the window does not import the procedures, the
+bots or the rules until a game needs them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from tabletop.core import Command, TableState
+
+from ..game import Game, ProcedureTable
+
+
+class GreenlandGame(Game):
+    seat_word = "Culture"
+
+    # ---- setup and reading -------------------------------------------------------------
+    @property
+    def setup(self) -> Any:  # type: ignore[override]
+        from .setup import setup
+
+        return setup
+
+    @property
+    def deck_check(self) -> Any:  # type: ignore[override]
+        from .deck import check_rows
+
+        return check_rows
+
+    def summary(self, state: TableState) -> Any:
+        from .reading import summary
+
+        return summary(state, self.module)
+
+    has_card_view = True
+
+    def card_view(self, row: Any) -> Any:
+        from .card_view import card_view
+
+        return card_view(row)
+
+    @cached_property
+    def cards(self) -> Any:
+        """The deck rows of the module's deck (rules_assist/greenland/deck.py)."""
+        from .deck import Cards
+
+        return Cards.of(self.module)
+
+    # ---- rules -------------------------------------------------------------------------
+    def checker(self) -> Any:
+        from .checks import checker_for
+
+        return checker_for(self.module)
+
+    def audit(self, state: TableState) -> Any:
+        from .checks import audit_table
+
+        return audit_table(state, self.module)
+
+    has_complete_move = True
+
+    def complete_move(self, state: TableState, command: Command) -> Command:
+        from .assignment import complete_move
+
+        return complete_move(state, command, self.module)
+
+    # ---- procedures, scoring, bots -------------------------------------------------------
+    @cached_property
+    def procedures(self) -> ProcedureTable:  # type: ignore[override]
+        return ProcedureTable()
+
+    has_score = True
+
+    def score(self, state: TableState) -> Any:
+        from .scoring import score_table
+
+        return score_table(state, self.module)
+
+    @property
+    def bots(self) -> dict[str, Any]:
+        from .bots import window_bots
+
+        return window_bots()

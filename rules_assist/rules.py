@@ -1,0 +1,187 @@
+"""Rules written once: invariants of any legal table and rules about a change.
+
+A game's rules are functions, each named by its rulebook section:
+
+- an ``Invariant`` holds on any legal table (the woodpile holds at most
+  eight, one husband a daughter). ``check(reading, seat)`` gives the findings
+  for one seat's part of the table (``per_seat``), or for the whole table
+  (``seat`` None) when the rule is about no seat in particular;
+- a ``Transition`` is about a change (promotion costs energy, the turn's
+  bans): ``check(reading, move, moves)`` gives the findings for one hand move,
+  on the table before it, with all the moves of the command beside it.
+
+A ``Rulebook`` puts them together the one way every caller uses:
+
+- ``audit(state)``: every invariant on the whole table (``tabletop check``,
+  the conformance run);
+- ``check(state, command, actor)``: the move checker, the transition rules
+  plus the invariants the command newly breaks for the seats it touches
+  (a problem the table already had is not the move's fault).
+
+So ``tabletop check`` reports the same rule for a broken invariant as the
+move checker does for the move that broke it. A variant switches rules off by
+section (``off``): their findings never come up.
+
+The rulebook knows no game: the game gives ``reading(state)`` (its view of
+the table), ``seats_touched(reading, moves)`` and which commands are hand
+moves (``moves_of``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.core import Command, Compound, Finding, Move, TableState
+
+INVARIANT = "invariant"
+TRANSITION = "transition"
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """True of any legal table; ``check(reading, seat)`` names what breaks it."""
+
+    section: str
+    summary: str
+    check: Callable[[Any, str | None], Iterable[Finding]]
+    per_seat: bool = True
+
+    @property
+    def kind(self) -> str:
+        return INVARIANT
+
+
+@dataclass(frozen=True)
+class Transition:
+    """About a change; ``check(reading, move, moves)`` on the table before the move."""
+
+    section: str
+    summary: str
+    check: Callable[[Any, Move, Sequence[Move]], Iterable[Finding]]
+
+    @property
+    def kind(self) -> str:
+        return TRANSITION
+
+
+def hand_moves(command: Command) -> list[Move]:
+    """The moves of a command a player makes by hand (a procedure's compound has none)."""
+    if isinstance(command, Move):
+        return [command]
+    if isinstance(command, Compound) and not command.procedure:
+        return [m for step in command.commands for m in hand_moves(step)]
+    return []
+
+
+@dataclass
+class Rulebook:
+    """A game's invariants and transition rules, and the two ways to apply them."""
+
+    reading: Callable[[TableState], Any]
+    invariants: list[Invariant] = field(default_factory=list)
+    transitions: list[Transition] = field(default_factory=list)
+    seats: Callable[[Any], Sequence[str]] = lambda reading: ()
+    seats_touched: Callable[[Any, Sequence[Move]], Iterable[str]] = lambda reading, moves: ()
+    off: Callable[[Any], Iterable[str]] = lambda reading: ()  # sections a variant plays without
+    moves_of: Callable[[Command], list[Move]] = hand_moves
+
+    # ---- declaring --------------------------------------------------------------------
+    def invariant(
+        self, section: str, summary: str, *, per_seat: bool = True
+    ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+        """Decorator: the function is an invariant of ``section``."""
+
+        def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+            self.invariants.append(Invariant(section, summary, function, per_seat))
+            return function
+
+        return add
+
+    def transition(
+        self, section: str, summary: str
+    ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+        """Decorator: the function is a transition rule of ``section``."""
+
+        def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+            self.transitions.append(Transition(section, summary, function))
+            return function
+
+        return add
+
+    def rules(self) -> list[Invariant | Transition]:
+        return [*self.invariants, *self.transitions]
+
+    def sections(self) -> list[str]:
+        return sorted({r.section for r in self.rules()})
+
+    # ---- applying ---------------------------------------------------------------------
+    def _on(self, reading: Any, section: str, off: frozenset[str]) -> bool:
+        return section not in off and section.rstrip("0123456789") not in off
+
+    def invariant_findings(self, reading: Any, seats: Iterable[str] | None = None) -> list[Finding]:
+        """The invariants' findings; ``seats`` limits the per-seat ones to those seats (None:
+        every seat); the whole-table invariants always run."""
+        off = frozenset(self.off(reading))
+        found: list[Finding] = []
+        targets = list(self.seats(reading)) if seats is None else list(seats)
+        for rule in self.invariants:
+            if not self._on(reading, rule.section, off):
+                continue
+            if rule.per_seat:
+                for seat in targets:
+                    found.extend(rule.check(reading, seat))
+            else:
+                found.extend(rule.check(reading, None))
+        return found
+
+    def audit(self, state: TableState) -> list[Finding]:
+        """Every invariant on the whole table."""
+        return self.invariant_findings(self.reading(state))
+
+    def check(self, state: TableState, command: Command, actor: str) -> list[Finding]:
+        """The move checker: transition rules, then the invariants the command newly breaks."""
+        moves = self.moves_of(command)
+        if not moves:
+            return []
+        reading = self.reading(state)
+        off = frozenset(self.off(reading))
+        findings: list[Finding] = []
+        for rule in self.transitions:
+            if self._on(reading, rule.section, off):
+                for move in moves:
+                    findings.extend(rule.check(reading, move, moves))
+        seats = sorted(set(self.seats_touched(reading, moves)))
+        if not seats and not any(not r.per_seat for r in self.invariants):
+            return findings
+        mark = state.mark()
+        command.apply(state)
+        try:
+            after = self.invariant_findings(self.reading(state), seats)
+        finally:
+            command.inverse().apply(state)
+            state.back_to(mark)  # as it was: what the table's memo held is good again
+        if after:  # only what the move brings: problems the table had before are not its fault
+            before = self._problems(self.reading(state), seats)
+            findings += [f for f in after if f.describe() not in before]
+        return findings
+
+    def _problems(self, reading: Any, seats: Sequence[str]) -> frozenset[str]:
+        """What the invariants find for these seats on the table as it is (kept in its memo)."""
+        memo = reading.state.memo() if hasattr(reading, "state") else {}
+        key = ("rules.problems", id(self), tuple(seats))
+        found = memo.get(key)
+        if found is None:
+            found = frozenset(f.describe() for f in self.invariant_findings(reading, seats))
+            memo[key] = found
+        return found
+
+    def checker(self) -> Callable[[TableState, Command, str], list[Finding]]:
+        """The table's checker (``Table.checker``): procedures follow the rules by construction."""
+
+        def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
+            return self.check(state, command, actor)
+
+        checker.trusts_procedures = True  # type: ignore[attr-defined]
+        return checker
