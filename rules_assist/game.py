@@ -227,8 +227,11 @@ class Game:
 
     has_score = False
 
+    has_bots = False  # known without loading the bots
+
     @property
     def bots(self) -> dict[str, Callable[[int], Any]]:
+        """The bots a seat may be given, by name: factory(seed) -> bot."""
         return {}
 
     # ---- running procedures -------------------------------------------------------------------

@@ -6,6 +6,15 @@ from typing import Any
 
 from tabletop.core import TableState
 
+from .game import Game
+
+
+class ProtoGame(Game):
+    """The prototyping table: no rules, a summary of each seat for ``tabletop inspect``."""
+
+    def summary(self, state: TableState) -> list[str]:
+        return summary(state, self.module)
+
 
 def summary(state: TableState, module: Any) -> list[str]:
     """One line per seat: cards in hand, pieces in reserve and tableau, the score marker's space."""

@@ -220,15 +220,13 @@ def _game_module(game: Any) -> Any:
 def _module_summary(game: Any, state: Any) -> Any:
     """The module's own summary of the table, where it has one."""
     from tabletop.modules import ModuleError
-    from tabletop.modules.setup import import_function
+    from tabletop.modules.gamecode import game_of
 
     try:
-        module = _game_module(game)
+        rules = game_of(_game_module(game))
     except ModuleError:
         return None
-    if not module.summary_path:
-        return None
-    return import_function(module.summary_path, "module.summary")(state, module)
+    return rules.summary(state) if rules is not None else None
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -520,7 +518,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     """The module's score hook: one row per seat; projected during the game, final after it."""
     from tabletop.modules import ModuleError
-    from tabletop.modules.setup import import_function
+    from tabletop.modules.gamecode import game_of
 
     game = _open(args.file)
     try:
@@ -529,12 +527,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CliError(
             f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
         ) from None
-    if not module.score_path:
-        raise CliError(
-            f"{args.file}: {module.name} has no scoring in the rules assistant"
-            " (only modules with a 'score' hook, such as Greenland, can be scored)"
-        )
-    rows = import_function(module.score_path, "module.score")(game.table.state, module)
+    rules = game_of(module)
+    if rules is None or not rules.has_score:
+        raise CliError(f"{args.file}: {module.name} has no scoring in its rules assistant")
+    rows = rules.score(game.table.state)
 
     def points(row: dict[str, Any]) -> dict[str, Any]:
         found = {k: v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)}

@@ -80,6 +80,8 @@ class GreenlandGame(Game):
 
         return score_table(state, self.module)
 
+    has_bots = True
+
     @property
     def bots(self) -> dict[str, Any]:
         from .bots import window_bots

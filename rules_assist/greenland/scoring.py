@@ -192,6 +192,7 @@ def score_table(state: Any, module: Any) -> list[dict[str, Any]]:
     for colour, points in score(view).items():
         rows.append(
             {
+                "seat": colour,
                 "colour": colour,
                 "culture": CULTURES.get(colour, colour),
                 "religion": view.religion(colour),

@@ -9,7 +9,6 @@ The manifest format is documented in docs/modules.md.
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
 
 from .deck import COLUMN_TYPES, Column, Deck, read_deck
+from .gamecode import game_of, game_packages
 from .problems import LineFinder, ModuleError, Problem
 
 SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
@@ -323,24 +323,16 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     _read_places(r, data, module)
     _read_setup(r, data, module)
     module.constants = dict(r.get(data, (), "constants", dict, default={}))
-    if module.deck_check_path and not r.problems:
+    if module.game_path and not r.problems:
         _run_deck_check(r, module)
     return module
 
 
-def game_packages() -> tuple[str, ...]:
-    """The packages game code may be imported from: rules_assist, and those named in the
-    environment variable TABLETOP_GAME_PACKAGES (comma-separated), for games written outside
-    the project's tree."""
-    extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
-    return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
-
-
 def _run_deck_check(r: _Reader, module: Module) -> None:
     """The module's own check of its decks' rows (a vocabulary of abilities, counts of cards)."""
-    from .setup import import_function
-
-    check = import_function(module.deck_check_path, "module.deck_check")
+    check = game_of(module).deck_check
+    if check is None:
+        return
     for deck in module.decks.values():
         for line, column, message in check(deck):
             r.problems.append(

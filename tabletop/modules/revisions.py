@@ -59,7 +59,7 @@ def _load(module: Module, deck_id: str, path: Path, shown: str) -> Module:
     if loaded is None:
         raise ModuleError(problems)
     changed = dataclasses.replace(module, decks={**module.decks, deck_id: loaded})
-    if module.deck_check_path:
+    if module.game_path:
         reader = _Reader(shown, LineFinder(""))
         _run_deck_check(reader, changed)
         if reader.problems:

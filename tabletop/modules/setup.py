@@ -8,18 +8,17 @@ function in ``rules_assist`` that receives a SetupContext.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tabletop.core import Command, Compound, Flip, Seat, Table, TableError, actions
 from tabletop.core.commands import AddPiece, AddPlace, Where
 from tabletop.persist import Game, Header
 
-from .manifest import Module, game_packages
-from .problems import ModuleError, Problem
+from .gamecode import game_of
+from .manifest import Module
 
 
 class SetupError(TableError):
@@ -265,32 +264,6 @@ def _draw_one(state: Any, source: str, target: str, spot: str | None, face_up: b
     return actions.draw(state, source, target, 1, spot=spot, face_up=face_up)
 
 
-def import_function(dotted: str, what: str) -> Callable[..., Any]:
-    """Import ``rules_assist.pkg.mod:function``; only the game packages are reached (rules_assist,
-    and those named in TABLETOP_GAME_PACKAGES)."""
-    module_name, _, name = dotted.partition(":")
-    if module_name.split(".")[0] not in game_packages():
-        raise ModuleError(
-            [
-                Problem(
-                    "module.toml",
-                    None,
-                    what,
-                    f"must name a function in a game package ({', '.join(game_packages())})",
-                )
-            ]
-        )
-    try:
-        function = getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError) as exc:
-        raise ModuleError(
-            [Problem("module.toml", None, what, f"{dotted} cannot be found ({exc})")]
-        ) from None
-    if not callable(function):
-        raise ModuleError([Problem("module.toml", None, what, f"{dotted} is not a function")])
-    return function
-
-
 def check_options(module: Module, options: dict[str, str]) -> dict[str, str]:
     """The module's setup choices, defaults filled in; an unknown option or choice is a SetupError."""
     for key, value in options.items():
@@ -353,14 +326,13 @@ def new_game(
         chosen = [
             Seat(seat.id, name, seat.colour) for seat, name in zip(chosen, names, strict=True)
         ]
-    if position is not None and not module.setup_path:
+    game = game_of(module)
+    setup_function = game.setup if game is not None else None
+    if position is not None and setup_function is None:
         raise SetupError(f"{module.name} does not read positions")
     header = header_for(module, chosen, variant, seed, notes)
     if chosen_options:
         header.extra["options"] = chosen_options
-    setup_function = (
-        import_function(module.setup_path, "module.setup") if module.setup_path else None
-    )
 
     def setup(table: Table) -> None:
         context = SetupContext(module, table, chosen, variant, chosen_options, position)

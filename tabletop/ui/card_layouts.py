@@ -54,10 +54,11 @@ log = logging.getLogger(__name__)
 
 
 class CardViews:
-    """The module's card_view function, called once per deck row; None where a module has none."""
+    """The game's card_view, called once per deck row; None where a game has none."""
 
     def __init__(self, module: Any) -> None:
-        self.path: str | None = getattr(module, "card_view_path", None) if module else None
+        self.module = module
+        self.path: str | None = getattr(module, "game_path", None) if module else None
         self._function: Callable[[dict[str, Any]], Any] | None = None
         self._failed = False
         self._views: dict[tuple[str, str], dict[str, Any] | None] = {}
@@ -81,10 +82,14 @@ class CardViews:
 
     def _call(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
         if self._function is None:
-            from tabletop.modules.setup import import_function  # the modules package, on first use
+            from tabletop.modules.gamecode import game_of  # the game code, on first use
 
             try:
-                self._function = import_function(self.path or "", "module.card_view")
+                game = game_of(self.module)
+                if game is None or not game.has_card_view:
+                    self._failed = True
+                    return None
+                self._function = game.card_view
             except Exception as exc:  # a broken hook must not stop the table from drawing
                 log.warning("card_view %s cannot be used: %s", self.path, exc)
                 self._failed = True

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from tabletop.core import Piece
 from tabletop.modules import ModuleError, find_module, module_ids
+from tabletop.modules.gamecode import game_of
 
 
 class NewGameDialog(QDialog):
@@ -145,12 +146,11 @@ class NewGameDialog(QDialog):
 
     def _module_bots(self) -> list[str]:
         """The bots the module offers a seat to (its ``bots`` hook), by name."""
-        if self.module is None or not self.module.bots_path:
+        if self.module is None or not self.module.game_path:
             return []
-        from tabletop.modules.setup import import_function
-
         try:
-            return list(import_function(self.module.bots_path, "module.bots")())
+            game = game_of(self.module)
+            return list(game.bots) if game is not None else []
         except ModuleError as exc:
             self.error.setText(str(exc))
             return []

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QPushButton, QVBoxLayout, QW
 from rules_assist.phases import PhaseStatus, Step
 from rules_assist.procedures import ChoiceNeeded, run_procedure
 from tabletop.core import TableError
-from tabletop.modules.setup import import_function
+from tabletop.modules.gamecode import import_function
 
 from .session import TableSession
 

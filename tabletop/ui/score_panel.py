@@ -1,7 +1,8 @@
-"""The score panel: each culture's victory points as the table lies, final once the game is over.
+"""The score panel: each seat's points as the table lies, final once the game is over.
 
-The module's ``score`` hook turns the table into plain rows (one per seat:
-its points by kind and in total, and whether the game is over); the panel
+The game's ``score`` turns the table into plain rows (one per seat, its id
+under ``seat``: its points by kind and in total, and whether the game is
+over); the panel
 shows them in a table and reads them again whenever the table changes. It
 knows no game: the columns are the rows' numbers, in the hook's order.
 """
@@ -14,7 +15,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from tabletop.core import TableError
-from tabletop.modules.setup import import_function
 
 from .session import TableSession
 
@@ -27,12 +27,9 @@ class ScorePanel(QWidget):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
-        module = session.module
-        self._score_of = (
-            import_function(module.score_path, "module.score")
-            if module is not None and module.score_path
-            else None
-        )
+        game = session.rules
+        self._score_of = game.score if game is not None and game.has_score else None
+        self.seat_word = game.seat_word if game is not None else "Seat"
         self.title = QLabel()
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
@@ -56,7 +53,7 @@ class ScorePanel(QWidget):
             self.table.setRowCount(0)
             return
         try:
-            rows = list(self._score_of(self.session.state, self.session.module))
+            rows = list(self._score_of(self.session.state))
         except TableError as exc:  # a table the rules cannot read: say so, keep the window
             self.title.setText(f"The score cannot be counted: {exc}")
             return
@@ -71,12 +68,12 @@ class ScorePanel(QWidget):
             kinds.remove("total")
             kinds.insert(0, "total")
         self.table.setColumnCount(len(kinds) + 1)
-        self.table.setHorizontalHeaderLabels(["Culture", *[k.capitalize() for k in kinds]])
+        self.table.setHorizontalHeaderLabels([self.seat_word, *[k.capitalize() for k in kinds]])
         for c, kind in enumerate(kinds, start=1):
             self.table.horizontalHeaderItem(c).setToolTip(f"{kind.capitalize()} victory points")
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
-            name = self.session.seat_name(row.get("colour"))
+            name = self.session.seat_name(row.get("seat"))
             if row.get("extinct"):
                 name += " (extinct)"
             self.table.setItem(r, 0, QTableWidgetItem(name))
@@ -92,4 +89,4 @@ class ScorePanel(QWidget):
 
     def totals(self) -> dict[str, int]:
         """Each seat's total as shown (for tests and tooltips)."""
-        return {row["colour"]: row.get("total", 0) for row in self.rows}
+        return {row["seat"]: row.get("total", 0) for row in self.rows}

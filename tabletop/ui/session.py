@@ -24,6 +24,8 @@ from tabletop.core import (
     TableState,
 )
 from tabletop.modules import Module
+from tabletop.modules.gamecode import game_of
+from tabletop.modules.rules import attach_checker
 from tabletop.persist import Game
 
 
@@ -46,14 +48,13 @@ class TableSession(QObject):
         self._history_state: TableState | None = None
         self.last_change: Change | None = None
         game.table.subscribe(self._on_change)
-        from tabletop.modules.rules import attach_checker
-
+        self.rules = game_of(module)  # the game interface (rules_assist/game.py), or None
         self.has_rules = attach_checker(game.table, module)
-        self._complete = None
-        if module is not None and module.complete_move_path:
-            from tabletop.modules.setup import import_function
-
-            self._complete = import_function(module.complete_move_path, "module.complete_move")
+        self._complete = (
+            self.rules.complete_move
+            if self.rules is not None and self.rules.has_complete_move
+            else None
+        )
         self.bot_seats: dict[str, str] = {}  # seat -> the name of the bot playing it, this game
         self._bots: dict[str, Any] = {}
         self._bot_factories: dict[str, Any] | None = None
@@ -93,7 +94,7 @@ class TableSession(QObject):
             )
             return False
         if self._complete is not None and self.table.policy.checking:
-            command = self._complete(self.state, command, self.module)
+            command = self._complete(self.state, command)
         try:
             self.game.table.submit(command, self.actor, force=force)
         except Refused as refusal:
@@ -171,17 +172,15 @@ class TableSession(QObject):
     # ---- seats played by bots (the module's ``bots`` hook) ------------------
     @property
     def has_bots(self) -> bool:
-        """The module offers bots (its ``bots`` hook), without loading them yet."""
-        return self.module is not None and bool(self.module.bots_path)
+        """The game offers bots, without loading them yet."""
+        return self.rules is not None and bool(getattr(self.rules, "has_bots", False))
 
     def bot_kinds(self) -> list[str]:
         """The bots this module offers a seat to (empty without a ``bots`` hook)."""
         if self._bot_factories is None:
             self._bot_factories = {}
-            if self.module is not None and self.module.bots_path:
-                from tabletop.modules.setup import import_function
-
-                self._bot_factories = dict(import_function(self.module.bots_path, "module.bots")())
+            if self.rules is not None:
+                self._bot_factories = dict(self.rules.bots)
         return list(self._bot_factories)
 
     def bot_hook(self, name: str) -> Any:

@@ -447,7 +447,7 @@ class MainWindow(QMainWindow):
             self.docks_menu.addAction(dock.toggleViewAction())
         self.tabifyDockWidget(self.docks["seats"], self.docks["findings"])
         self.tabifyDockWidget(self.docks["findings"], self.docks["dice"])
-        if session.module is not None and session.module.score_path:  # a module that keeps score
+        if session.rules is not None and session.rules.has_score:  # a game that keeps score
             from .score_panel import ScorePanel
 
             self.score_panel = ScorePanel(session)

@@ -9,7 +9,7 @@ import pytest
 
 from tabletop.core import CommandError, Table, actions
 from tabletop.modules import ModuleError, SetupError, find_module, load_module, new_game
-from tabletop.modules.setup import import_function
+from tabletop.modules.gamecode import import_function
 from tabletop.persist import Game, read_log
 
 BOARDS = Path(__file__).parent.parent / "fixtures" / "modules" / "boards"

@@ -1,0 +1,63 @@
+"""Game code a module names: imported by name from a game package, never from the data folder.
+
+``module.toml`` names its game object (``game = "rules_assist.greenland.game:GreenlandGame"``);
+``game_of(module)`` makes it once per module, on first use, so loading a manifest or
+opening the window does not import game code that is not needed yet.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .problems import ModuleError, Problem
+
+if TYPE_CHECKING:
+    from .manifest import Module
+
+
+def game_packages() -> tuple[str, ...]:
+    """The packages game code may be imported from: rules_assist, and those named in the
+    environment variable TABLETOP_GAME_PACKAGES (comma-separated), for games written outside
+    the project's tree."""
+    extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
+    return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
+
+
+def import_function(dotted: str, what: str) -> Callable[..., Any]:
+    """Import ``rules_assist.pkg.mod:function``; only the game packages are reached (rules_assist,
+    and those named in TABLETOP_GAME_PACKAGES)."""
+    module_name, _, name = dotted.partition(":")
+    if module_name.split(".")[0] not in game_packages():
+        raise ModuleError(
+            [
+                Problem(
+                    "module.toml",
+                    None,
+                    what,
+                    f"must name a function in a game package ({', '.join(game_packages())})",
+                )
+            ]
+        )
+    try:
+        function = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise ModuleError(
+            [Problem("module.toml", None, what, f"{dotted} cannot be found ({exc})")]
+        ) from None
+    if not callable(function):
+        raise ModuleError([Problem("module.toml", None, what, f"{dotted} is not a function")])
+    return function
+
+
+def game_of(module: Module | None) -> Any | None:
+    """The module's game interface (``game`` in module.toml), made with this module once, on
+    first use; None for a module without game code."""
+    if module is None or not module.game_path:
+        return None
+    game = module.game_object
+    if game is None or getattr(game, "module", None) is not module:  # a copy with another deck
+        game = module.game_object = import_function(module.game_path, "module.game")(module)
+    return game
