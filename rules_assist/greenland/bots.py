@@ -222,7 +222,7 @@ class RandomBot:
             from .sequence import cards_for
 
             deck = self.cards if self.cards is not None else cards_for(state)
-            return discard_answer(deck, need, lambda row: self.rng.random())
+            return ",".join(discard_answer(deck, need.question, lambda row: self.rng.random()))
         if colour and self.cards is not None:
             paid = payment(state, self.cards, need, colour, lambda u: self.rng.random())
             if paid is not None:
@@ -316,7 +316,9 @@ class GreedyBot:
             from .sequence import cards_for
 
             deck = self.cards if self.cards is not None else cards_for(state)
-            return discard_answer(deck, need, lambda row: int(row.get("vp") or 0))
+            return ",".join(
+                discard_answer(deck, need.question, lambda row: int(row.get("vp") or 0))
+            )
         if colour and self.cards is not None:
             paid = payment(state, self.cards, need, colour, self._unit_rank)
             if paid is not None:
