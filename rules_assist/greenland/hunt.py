@@ -323,7 +323,8 @@ def _run(game: Any, args: argparse.Namespace) -> str:
             game.table, actor, procedure, name="greenland.hunt", choices=_choices(args), **params
         )
     except ChoiceNeeded as exc:
-        raise TableError(f"{exc}; answer with {_hint(exc.key)}") from None
+        hints = ", ".join(dict.fromkeys(_hint(q.key) for q in exc.questions))
+        raise TableError(f"{exc}; answer with {hints}") from None
     if change is None:
         return f"nothing happened on {name}"
     return change.entry.command.label
