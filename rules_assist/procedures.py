@@ -174,17 +174,6 @@ class ProcedureContext:
         except AnswerError as exc:
             raise ProcedureError(str(exc)) from None
 
-    def ask(self, key: str, question: str, options: Sequence[Any]) -> Any:
-        """The raw answer given for ``key`` (the caller reads it); see ``answer``."""
-        if key not in self.choices:
-            asked = Question.one_of(key, question, options)
-            if self.answerer is not None:
-                self.choices[key] = self.answerer(ChoiceNeeded(asked), self.state)
-            else:
-                self.missing.append(asked)
-                raise ChoiceNeeded(self.missing[0], self.missing[1:])
-        return self.choices[key]
-
     def choose(
         self, key: str, question: str, options: Sequence[Any], owner: str | None = None
     ) -> Any:

@@ -16,8 +16,10 @@ its hand size then discards down (B2, choice ``discard_<colour>``). The
 beginners' game has no domestic animals phase (C2 skips H1 and H2): the
 procedure refuses.
 
-Choices: ``hay_<card>`` (the card's row id, e.g. ``hay_cattle``): 'energy',
-'elder:3' (or 'elder:2@yellow'), a comma-separated list for several
+Choices, owned by the culture feeding: ``hay_<card>`` (the card's row id,
+e.g. ``hay_cattle``), a payment of the hay from the culture's energy and
+elders with 'slaughter' as the alternative: 'energy', 'elder:3' (or
+'elder:2@yellow'), a comma-separated list or 'energy=2' for several
 snowflakes (one unit given for several means that unit each time), or
 'slaughter'; ``sheep_<colour>``: 'baby' or 'ivory'.
 """
@@ -28,17 +30,17 @@ import argparse
 from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
+from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
 from .payments import (
-    answer,
+    ask_payment,
     babies,
     d_cards,
     describe_gain,
     describe_payment,
     exchange,
     gain,
-    parse_units,
     pay_options,
     pay_units,
     row_id,
@@ -84,25 +86,27 @@ def _hay(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> bool:
     hay = int(view.row(pid).get("hay") or 0)
     if not hay:
         return True
-    options, have = pay_options(view, colour)
-    key = f"hay_{card}"
+    _options, have = pay_options(view, colour)
     if sum(have.values()) < hay:
-        text = "slaughter"
+        answer: list[str] | str = "slaughter"
         why = f" ({colour} cannot pay {hay})"
     else:
-        text = answer(
+        answer = ask_payment(
             ctx,
-            key,
-            f"Hay (H1): {colour}'s {name} needs {hay} energy and/or elders,"
-            " separated by commas, or is slaughtered",
-            [*options, "slaughter"],
+            f"hay_{card}",
+            f"Hay (H1): {colour}'s {name} needs {hay} energy and/or elders, or is slaughtered",
+            hay,
+            have,
+            colour,
+            "H1",
+            alternatives=("slaughter",),
         )
         why = ""
-    if text == "slaughter":
+    if isinstance(answer, str):  # slaughtered (B3)
         gained = exchange(ctx, view, colour, pid)
         ctx.note(f"{colour} slaughters {name}{why}: gains {describe_gain(gained)}")
         return False
-    units = parse_units(text, hay, have, f"Hay for {name}")
+    units = answer
     paid = pay_units(ctx, view, colour, units)
     ctx.note(f"{colour} feeds {name} with {describe_payment(paid)}")
     return True
@@ -118,10 +122,13 @@ def _milk(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> None
     if not count:
         return
     if is_sheep(view, pid):
-        wool = ctx.choose(
+        wool = one_of(
+            ctx,
             f"sheep_{colour}",
             f"Sheep (H2): {colour} gains {count} baby or {count} ivory",
             ["baby", "ivory"],
+            colour,
+            "H2",
         )
         if wool == "ivory":
             got = gain(ctx, colour, "ivory", count)

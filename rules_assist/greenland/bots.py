@@ -2,9 +2,10 @@
 
 A bot answers two things (the ``Bot`` protocol):
 
-- ``answer(state, need)``: any question a procedure asks (``ChoiceNeeded``:
-  a key and its options), from the options, on the table as the procedure
-  sees it when it asks;
+- ``answer(state, question)``: any question a procedure asks (a typed
+  ``Question``, rules_assist/questions.py), by its kind and its data (options,
+  groups and their caps, alternatives, owner, section), never by its wording
+  or its key's spelling, on the table as the procedure sees it when it asks;
 - ``assign(view, colour)``: the hand moves of the hunter assignment phase (E),
   each a command the checker finds legal on the table the ones before leave
   (``checks.check`` on every candidate; a candidate with an 'illegal'
@@ -22,24 +23,21 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tabletop.core import Command, Compound, Severity, TableState, actions
 
-from ..procedures import ChoiceNeeded
+from ..questions import ONE_OF, PAYMENT, SPLIT, SUBSET, YES_NO, Question
 from .checks import check
-from .payments import d_cards, pay_options
-from .view import COLOURS, ROW_PLACES, Greenland
+from .payments import UNPAID
+from .view import ROW_PLACES, Greenland
 
-YES_NO = ("yes", "no")
-_AMOUNT = re.compile(r"(?:give|needs|which|the) (\d+)|(\d+) (?:killed|hits)")
 HIT_CHANCE = {"warm": 1 / 3, "cold": 1 / 6}  # hits are 1s and 2s on the warm side, 1s on the cold
 
 
 class Bot(Protocol):
-    def answer(self, state: TableState, need: ChoiceNeeded) -> str: ...
+    def answer(self, state: TableState, question: Question) -> Any: ...
 
     def assign(self, view: Greenland, colour: str) -> list[Command]: ...
 
@@ -129,83 +127,13 @@ def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command
 
 
 # ---- answers -----------------------------------------------------------------------------
-def owner_of(state: TableState, key: str, default: str | None = None) -> str | None:
-    """Whose question a choice key is: 'yellow.alpha', 'bid_red', 'snowflake_green_2', 'hay_<card>',
-    'discard_red' and 'discard_red_2' (B2)."""
-    head, dot, _rest = key.partition(".")
-    if dot and head in COLOURS:
-        return head
-    parts = key.split("_")
-    for part in reversed(parts[1:]):
-        if part in COLOURS:
-            return part
-        if not part.isdigit():
-            break
-    if key.startswith("hay_"):
-        card = key.removeprefix("hay_")
-        for colour in COLOURS:
-            place = state.places.get(f"tableau_{colour}")
-            for pid in place.contents if place else ():
-                if state.pieces[pid].props.get("card") == card or pid == card:
-                    return colour
-    return default
+def discard(bot: Any, state: TableState, question: Question, least_wanted: Any) -> Any:
+    """B2: the cards to discard, non-D cards first so that the hand kept fits (hands.py)."""
+    from .hands import discard_answer
+    from .sequence import cards_for
 
-
-def _amount(need: ChoiceNeeded) -> int:
-    found = _AMOUNT.search(need.question)
-    return int(found.group(1) or found.group(2)) if found else 1
-
-
-def several(need: ChoiceNeeded, pick: Any) -> str | None:
-    """An answer naming several things: the Martyr Roll's dead (I2), the hits of an attack (F2)."""
-    key = need.key.rpartition(".")[2]
-    if key == "targets":  # 'how do the N hits fall on ... e.g. yellow=N,green=N'
-        victims = re.findall(r"(\w+)=N", need.question)
-        if not victims:
-            return None
-        split = dict.fromkeys(victims, 0)
-        for _ in range(_amount(need)):
-            split[pick(victims)] += 1
-        return ",".join(f"{v}={n}" for v, n in split.items() if n)
-    if key.startswith("hits_"):  # which N of your cubes die (kinds, comma-separated)
-        kinds = re.search(r"\(([a-z, ]+), comma-separated", need.question)
-        if not kinds:
-            return None
-        words = [k.strip() for k in kinds.group(1).split(",")]
-        return ",".join(pick(words) for _ in range(_amount(need)))
-    if key == "kill" and need.options:
-        return ",".join(pick(need.options) for _ in range(_amount(need)))
-    return None
-
-
-def payment(
-    state: TableState, cards: Any, need: ChoiceNeeded, colour: str, rank: Any
-) -> str | None:
-    """A payment answer (D3, H1): ``amount`` units from the options, in the order ``rank`` sorts them.
-
-    None when the key is not a payment or the culture cannot pay.
-    """
-    kind = need.key.split("_")[0]
-    paying = kind == "hay" or (  # a snowflake's use (energy, elder or none) pays nothing
-        kind == "snowflake"
-        and not need.key.startswith("snowflake_elder")
-        and any(
-            o.startswith(("energy", "elder:", "discard:", "ivory", "iron")) for o in need.options
-        )
-    )
-    if not paying:
-        return None
-    view = Greenland(state, cards)
-    _options, have = pay_options(view, colour, d_cards(view, colour) if kind == "snowflake" else ())
-    have = {unit: n for unit, n in have.items() if unit in need.options}
-    units: list[str] = []
-    for unit in sorted(have, key=rank):
-        while have[unit] and len(units) < _amount(need):
-            units.append(unit)
-            have[unit] -= 1
-    if len(units) < _amount(need):
-        return "slaughter" if "slaughter" in need.options else None
-    return ",".join(units)
+    deck = bot.cards if bot.cards is not None else cards_for(state)
+    return discard_answer(deck, question, least_wanted)
 
 
 class RandomBot:
@@ -215,25 +143,10 @@ class RandomBot:
         self.rng = random.Random(seed)
         self.cards = cards
 
-    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
-        colour = owner_of(state, need.key)
-        if need.key.rpartition(".")[2].startswith("discard_"):  # B2: random cards, kept fit
-            from .hands import discard_answer
-            from .sequence import cards_for
-
-            deck = self.cards if self.cards is not None else cards_for(state)
-            return discard_answer(deck, need, lambda row: self.rng.random())
-        if colour and self.cards is not None:
-            paid = payment(state, self.cards, need, colour, lambda u: self.rng.random())
-            if paid is not None:
-                return paid
-        named = several(need, self.rng.choice)
-        if named is not None:
-            return named
-        if need.key.endswith("reroll"):  # a list of faces, or none
-            faces = [o for o in need.options if o != "none"]
-            return ",".join(self.rng.sample(faces, self.rng.randint(0, len(faces)))) or "none"
-        return self.rng.choice(need.options)
+    def answer(self, state: TableState, question: Question) -> Any:
+        if question.kind == SUBSET and question.section == "B2":  # random cards, kept fit
+            return discard(self, state, question, lambda row: self.rng.random())
+        return question.random_answer(self.rng)
 
     @planned
     def assign(self, view: Greenland, colour: str) -> list[Command]:
@@ -307,42 +220,32 @@ class GreedyBot:
     def __init__(self, cards: Any = None) -> None:
         self.cards = cards
 
-    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
-        key = need.key.rpartition(".")[2]
-        options = need.options
-        colour = owner_of(state, need.key)
-        if key.startswith("discard_"):  # B2: the cards worth the fewest points go
-            from .hands import discard_answer
-            from .sequence import cards_for
-
-            deck = self.cards if self.cards is not None else cards_for(state)
-            return discard_answer(deck, need, lambda row: int(row.get("vp") or 0))
-        if colour and self.cards is not None:
-            paid = payment(state, self.cards, need, colour, self._unit_rank)
-            if paid is not None:
-                return paid
-        named = several(need, lambda items: items[0])
-        if named is not None:
-            return named
-        if set(options) == set(YES_NO):
-            return "yes"  # alpha, modify, pay_iron, take_trophy, take_card, hunt_replacement
-        if key == "reroll":
-            return ",".join(o for o in options if o != "none") or "none"
-        if key == "snowflake":
-            return next((o for o in ("energy", "elder", "none") if o in options), options[0])
-        if key.startswith("bid_"):
+    def answer(self, state: TableState, question: Question) -> Any:
+        kind, options, owner = question.kind, question.options, question.owner
+        if kind == YES_NO:
+            return True  # the Alpha's 1, modifications, iron, trophies, cards, consent
+        if kind == SUBSET:
+            if question.section == "B2":  # the cards worth the fewest points go
+                return discard(self, state, question, lambda row: int(row.get("vp") or 0))
+            return options[: question.high]  # every die it may re-roll (G2, F2)
+        if kind == PAYMENT:  # energy first, then D cards, then elders; slaughter when short
+            return question.fill(sorted(options, key=self._unit_rank))
+        if kind == SPLIT:  # in the groups' order: the first victim, hunters before husbands
+            return question.fill(options)
+        if question.section == "D10":  # one ivory if it has any
             return "1" if "1" in options else "0"
-        if key.startswith("council") and colour is None:
-            return options[0]
-        if key.startswith("sheep_"):
-            return "baby"
-        if key.startswith(("elder_", "snowflake_elder")):
+        if question.section in ("D2", "D3") and question.kind == ONE_OF:  # the elder that dies
             return min(options, key=lambda o: (o.lstrip("rank")[:1] in "46", "@" not in o))
-        if colour in options:  # e.g. the Council of War: oneself
-            return colour
+        for wanted in ("energy", "elder", "baby", "none"):  # G4's snowflake, H2's sheep
+            if wanted in options:
+                return wanted
+        if owner in options:  # e.g. the Council of War: oneself
+            return owner
         return options[0]
 
     def _unit_rank(self, unit: str) -> tuple[int, str]:
+        if unit == UNPAID:
+            return (9, unit)
         head = unit.split(":")[0]
         rank = unit.removeprefix("elder:")[:1]
         return (self.PREFER.get(head, 3) + (2 if rank in "46" else 0), unit)
@@ -415,12 +318,12 @@ class _DeckOfTheGame:
 
     cards: Any
 
-    def answer(self, state: TableState, need: ChoiceNeeded) -> str:
+    def answer(self, state: TableState, question: Question) -> Any:
         if self.cards is None:
             from .sequence import cards_for
 
             self.cards = cards_for(state)
-        return super().answer(state, need)  # type: ignore[misc]
+        return super().answer(state, question)  # type: ignore[misc]
 
 
 class SeatedRandomBot(_DeckOfTheGame, RandomBot):
@@ -560,40 +463,3 @@ def bot_turn(table: Any, module: Any, colour: str, bot: Bot, run_step: Any) -> b
             break
         changed = True
     return changed
-
-
-def question_owner(state: TableState, module: Any, step: Any, key: str) -> str | None:
-    """Whose question ``key`` is when the window's phase panel runs ``step`` (None: nobody's own).
-
-    The colour the key names (``owner_of``); for a key naming none, the owner of
-    the animal a hay key names (H1), the one culture hunting the card (G: its
-    questions are not qualified then), the colour the step is about, or for the
-    Council of War (A2) the first player.
-    """
-    from .deck import Cards
-    from .hunt import hunt_order as card_order
-    from .payments import row_id
-    from .sequence import current_first
-
-    colour = owner_of(state, key)
-    if colour is not None:
-        return colour
-    view = Greenland(state, Cards.of(module))
-    if key.startswith("hay_"):
-        card = key.removeprefix("hay_")
-        for seat in view.seats():
-            place = state.places.get(f"tableau_{seat}")
-            if any(row_id(view, pid) == card for pid in (place.contents if place else ())):
-                return seat
-    params = getattr(step, "params", {}) or {}
-    if getattr(step, "name", "") == "greenland.hunt" and params.get("card") in state.pieces:
-        hunters = card_order(view, params["card"])
-        if len(hunters) == 1:
-            return hunters[0]
-    if params.get("colour") in COLOURS:
-        return params["colour"]
-    if getattr(step, "actor", None) in COLOURS:
-        return step.actor
-    if key == "council":
-        return current_first(view)
-    return None

@@ -1,12 +1,13 @@
 """The players' answers to a procedure's questions, one culture at a time.
 
-A procedure asks through ``Asker``: the answer comes from the procedure's
-choices, where a plain key ('alpha') answers for every culture and a
-qualified one ('yellow.alpha') for one culture only. Without an answer the
-procedure stops with ChoiceNeeded (rules_assist/procedures.py), naming the
-qualified key when several cultures take part, so it is clear whose choice it
-is. Answers are read generously: yes/no also as true/false, faces as a list,
-'4,5' or 4.
+A procedure asks through ``Asker``: each question is a typed ``Question``
+(rules_assist/questions.py) owned by the culture asked. The answer comes from
+the procedure's choices, where a plain key ('alpha') answers for every
+culture and a qualified one ('yellow.alpha') for one culture only. Without an
+answer the procedure stops with ChoiceNeeded (rules_assist/procedures.py),
+naming the qualified key when several cultures take part, so it is clear
+whose choice it is. Answers are read generously (``Question.parse``): yes/no
+also as true/false, faces as a list, '4,5' or 4.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules_assist.procedures import ProcedureContext, ProcedureError
+from rules_assist.questions import AnswerError, Question
 
 YES, NO = "yes", "no"
 
@@ -27,62 +29,58 @@ class Asker:
         self.colour = colour
         self.qualify = qualify
 
-    def _raw(self, key: str) -> tuple[bool, Any]:
+    def name(self, key: str) -> str:
+        """The key the question is asked by: 'colour.key' when several cultures take part."""
+        return f"{self.colour}.{key}" if self.qualify else key
+
+    def answer(self, key: str, question: Question) -> Any:
+        """The parsed answer to ``question`` (asked by ``name(key)``): the culture's own answer,
+        else the plain key's, else the answerer's, else ChoiceNeeded."""
+        choices = self.ctx.choices
         for k in (f"{self.colour}.{key}", key):
-            if k in self.ctx.choices:
-                return True, self.ctx.choices[k]
-        return False, None
+            if k in choices:
+                try:
+                    return question.parse(choices[k])
+                except AnswerError as exc:
+                    raise ProcedureError(str(exc)) from None
+        return self.ctx.answer(question)
 
-    def _missing(self, key: str, question: str, options: Sequence[str]) -> Any:
-        """The answerer's answer (read like a given one), or ChoiceNeeded."""
-        name = f"{self.colour}.{key}" if self.qualify else key
-        return self.ctx.ask(name, question, options)
+    def one_of(self, key: str, question: str, options: Sequence[str], section: str = "") -> str:
+        asked = Question.one_of(self.name(key), question, options, self.colour, section=section)
+        return self.answer(key, asked)
 
-    def one_of(self, key: str, question: str, options: Sequence[str]) -> str:
-        given, answer = self._raw(key)
-        if not given:
-            answer = self._missing(key, question, options)
-        text = str(answer).strip().lower()
-        if text not in options:
-            raise ProcedureError(f"{question}: {answer!r} is not one of {', '.join(options)}")
-        return text
+    def yes_no(self, key: str, question: str, section: str = "") -> bool:
+        asked = Question.yes_no(self.name(key), question, self.colour, section=section)
+        return bool(self.answer(key, asked))
 
-    def yes_no(self, key: str, question: str) -> bool:
-        given, answer = self._raw(key)
-        if not given:
-            answer = self._missing(key, question, [YES, NO])
-        if isinstance(answer, bool):
-            return answer
-        text = str(answer).strip().lower()
-        if text in ("yes", "y", "true", "1"):
-            return True
-        if text in ("no", "n", "false", "0"):
-            return False
-        raise ProcedureError(f"{question}: answer yes or no, not {answer!r}")
-
-    def faces(self, key: str, question: str, offered: Sequence[int]) -> list[int]:
-        """Faces chosen among ``offered`` (a list, '4,5', 4 or 'none')."""
-        options = [str(f) for f in offered] + ["none"]
-        given, answer = self._raw(key)
-        if not given:
-            answer = self._missing(key, question, options)
-        if answer is None or str(answer).strip().lower() in ("none", ""):
-            return []
-        items = (
-            answer if isinstance(answer, list | tuple) else str(answer).replace(" ", "").split(",")
+    def faces(
+        self, key: str, question: str, offered: Sequence[int], section: str = ""
+    ) -> list[int]:
+        """Faces chosen among ``offered`` (a list, '4,5', 4 or 'none'): a subset of the faces."""
+        faces = sorted(set(offered))
+        asked = Question.subset(
+            self.name(key),
+            question,
+            [str(f) for f in faces],
+            low=0,
+            high=len(faces),
+            owner=self.colour,
+            section=section,
         )
-        chosen: list[int] = []
-        for item in items:
-            if str(item).strip().lower() == "none":
-                continue
-            try:
-                face = int(item)
-            except (TypeError, ValueError):
-                raise ProcedureError(f"{question}: {item!r} is not a die face") from None
-            if face not in offered:
-                raise ProcedureError(
-                    f"{question}: no die showing {face} may be re-rolled "
-                    f"(choose among {', '.join(options)})"
-                )
-            chosen.append(face)
-        return sorted(set(chosen))
+        return sorted(int(f) for f in self.answer(key, asked))
+
+
+def one_of(
+    ctx: ProcedureContext,
+    key: str,
+    text: str,
+    options: Sequence[Any],
+    owner: str | None,
+    section: str,
+    labels: Sequence[tuple[str, str]] = (),
+) -> Any:
+    """One of ``options`` (the option itself, not its text): a ``one_of`` question with its
+    owner and its section."""
+    asked = Question.one_of(key, text, options, owner, section=section, labels=tuple(labels))
+    chosen = ctx.answer(asked)
+    return next((o for o in options if str(o) == chosen), chosen)

@@ -56,6 +56,8 @@ from typing import Any
 from tabletop.core import actions
 
 from ..procedures import ProcedureContext, ProcedureError
+from ..questions import Question
+from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
 from .payments import elder_cubes, kill_elder, row_id, spend
@@ -189,7 +191,7 @@ def _pay(ctx: ProcedureContext, colour: str, kind: str, action: str, section: st
         ]
         if held and held != ["energy"]:  # K: ivory or iron may be spent as if orange; asked
             question = f"{action} ({section}) costs one energy: {colour} pays with (K: ivory and iron count as energy)"
-            kind = str(ctx.choose(f"energy_{colour}", question, held))
+            kind = str(one_of(ctx, f"energy_{colour}", question, held, colour, "K"))
     if not ctx.state.places[f"{kind}_{colour}"].contents:
         raise ProcedureError(f"{action} ({section}) costs one {kind}; {colour} has none")
     spend(ctx, colour, kind)
@@ -199,7 +201,9 @@ def _acted(ctx: ProcedureContext, cube: str, turn: int) -> None:
     ctx.set_property(cube, "acted", turn)
 
 
-def _pick_card(ctx: ProcedureContext, view: Greenland, colour: str, kind: str, why: str) -> str:
+def _pick_card(
+    ctx: ProcedureContext, view: Greenland, colour: str, kind: str, why: str, section: str
+) -> str:
     cards = hand_cards(view, colour, kind)
     if not cards:
         raise ProcedureError(f"{why}: {colour} has no {kind} card in hand")
@@ -211,7 +215,9 @@ def _pick_card(ctx: ProcedureContext, view: Greenland, colour: str, kind: str, w
                 ctx.choices["card"] = rid
     if len(cards) == 1 and given is None:
         return cards[0]
-    chosen = ctx.choose("card", f"{why}: which {kind} card does {colour} play", ids)
+    labels = [(rid, view.name(pid)) for pid, rid in zip(cards, ids, strict=True)]
+    text = f"{why}: which {kind} card does {colour} play"
+    chosen = one_of(ctx, "card", text, ids, colour, section, labels)
     return cards[ids.index(chosen)]
 
 
@@ -231,7 +237,7 @@ def domesticate(ctx: ProcedureContext, colour: str, cards: Cards | None = None) 
     view = view_of(ctx.state, cards)
     refuse_if_off(view, "I1")
     cube = _acting(view, colour, 2, "polytheist", "Domestication", "I1")
-    pid = _pick_card(ctx, view, colour, "D", "Domestication (I1)")
+    pid = _pick_card(ctx, view, colour, "D", "Domestication (I1)", "I1")
     _pay(ctx, colour, "energy", "Domestication", "I1")
     _into_tableau(ctx, pid, colour)
     _acted(ctx, cube, turn_of(view))
@@ -244,12 +250,16 @@ def tool_maker(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -
     view = view_of(ctx.state, cards)
     refuse_if_off(view, "I4")
     cube = _acting(view, colour, 3, None, "Tool-maker", "I4")
-    pid = _pick_card(ctx, view, colour, "I", "Tool-maker (I4)")
+    pid = _pick_card(ctx, view, colour, "I", "Tool-maker (I4)", "I4")
     kinds = ["iron"] + (["ivory"] if colour == "green" else [])  # the ivory carver (I4)
     held = [k for k in kinds if view.disks(colour, k)]
     if not held:
         raise ProcedureError(f"Tool-maker (I4) costs one {' or '.join(kinds)}; {colour} has none")
-    kind = held[0] if len(held) == 1 else ctx.choose("pay", "Tool-maker (I4): pay with", held)
+    kind = (
+        held[0]
+        if len(held) == 1
+        else one_of(ctx, "pay", "Tool-maker (I4): pay with", held, colour, "I4")
+    )
     _pay(ctx, colour, kind, "Tool-maker", "I4")
     _into_tableau(ctx, pid, colour)
     _acted(ctx, cube, turn_of(view))
@@ -288,7 +298,9 @@ def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     own = {k: v for k, v in _kill_targets(view, colour).items() if k.startswith("elder:")}
     foes = {k: v for k, v in _kill_targets(view, colour).items() if not k.startswith("elder:")}
     options = list(own) + (["martyr"] if foes else [])
-    target = ctx.choose("target", f"Banishment (I2): whom does {colour} banish", options)
+    target = one_of(
+        ctx, "target", f"Banishment (I2): whom does {colour} banish", options, colour, "I2"
+    )
     _pay(ctx, colour, "energy", "Banishment", "I2")
     _acted(ctx, cube, turn)
     if target != "martyr":
@@ -310,7 +322,7 @@ def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     elif len(set(pool)) == 1:
         chosen = pool[:ones]
     else:
-        chosen = _parse_kills(ctx, ones, Counter(pool))
+        chosen = _kills(ctx, colour, ones, Counter(pool))
     for label, n in Counter(chosen).items():
         for victim in foes[label][-n:]:
             kill_elder(ctx, victim)
@@ -321,15 +333,20 @@ def banish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     return f"Banishment (I2) by {colour}"
 
 
-def _parse_kills(ctx: ProcedureContext, ones: int, have: Counter[str]) -> list[str]:
-    question = f"Martyr Roll (I2): {ones} killed; name them, separated by commas"
-    units = [u.strip() for u in str(ctx.ask("kill", question, list(have))).split(",") if u.strip()]
-    if len(units) != ones:
-        raise ProcedureError(f"{question}: {len(units)} named, not {ones}")
-    for unit, n in Counter(units).items():
-        if n > have.get(unit, 0):
-            raise ProcedureError(f"{question}: {unit!r} is not one of {', '.join(have)}")
-    return units
+def _kills(ctx: ProcedureContext, colour: str, ones: int, have: Counter[str]) -> list[str]:
+    """I2: the 1s of the Martyr Roll shared among the missionaries and husbands there (choice
+    ``kill``: a split, none more than there are; 'husband:x,missionary:y' or 'missionary:y=2')."""
+    question = Question.split(
+        "kill",
+        f"Martyr Roll (I2): {ones} killed; name them, separated by commas",
+        ones,
+        have.items(),
+        owner=colour,
+        labels=tuple((label, _describe(label)) for label in have),
+        section="I2",
+    )
+    share = ctx.answer(question)
+    return [label for label, n in share.items() for _ in range(n)]
 
 
 def witch_burn(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
@@ -337,7 +354,9 @@ def witch_burn(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -
     view = view_of(ctx.state, cards)
     cube = _acting(view, colour, 2, "monotheist", "Witch-burn", "I3")
     targets = _kill_targets(view, colour)
-    target = ctx.choose("target", f"Witch-burn (I3): whom does {colour} burn", list(targets))
+    target = one_of(
+        ctx, "target", f"Witch-burn (I3): whom does {colour} burn", list(targets), colour, "I3"
+    )
     _pay(ctx, colour, "energy", "Witch-burn", "I3")
     _acted(ctx, cube, turn_of(view))
     kill_elder(ctx, cube if target == "elder:2" else targets[target][-1])
@@ -355,7 +374,8 @@ def emissary(
     others = [c for c in view.seats() if c != colour and f"elder-{c}" in view.state.places]
     if target is not None:
         ctx.choices.setdefault("target", target)
-    other = ctx.choose("target", f"Emissary (I5): whose elder card does {colour} go to", others)
+    text = f"Emissary (I5): whose elder card does {colour} go to"
+    other = one_of(ctx, "target", text, others, colour, "I5")
     _pay(ctx, colour, "energy", "Emissary", "I5")
     turn = turn_of(view)
     ctx.move(cube, f"elder-{other}", spot=f"rank{EMISSARY_RANK}")
@@ -385,7 +405,9 @@ def proselytize(
     other = (
         fields[0]
         if len(fields) == 1 and "target" not in ctx.choices
-        else ctx.choose("target", f"Proselytize (I6): whom does {colour} preach to", fields)
+        else one_of(
+            ctx, "target", f"Proselytize (I6): whom does {colour} preach to", fields, colour, "I6"
+        )
     )
     dice = max_hand_size(view, colour)
     if dice <= 0:

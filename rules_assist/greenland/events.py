@@ -7,16 +7,19 @@ auction, D10), ``event_phase`` (both), and one procedure per icon:
 ``migrate``, ``decimate``, ``snowflake``, ``cool``, ``die_off``, ``breakage``,
 ``no_maritime``, ``no_markland``, ``storm``, ``auction``.
 
-Choices (answered by the player named in the key):
+Choices (each a typed question owned by the culture named in the key; the
+Council of War and a migration's tie by the first player):
 
 ==========================  =====================================================
 ``council``                 the first player's Council of War (A2): a colour
 ``elder_<colour>``          the elder a decimated culture loses (D2): '3', or '2@yellow'
-``snowflake_<colour>``      what pays a snowflake (D3): 'energy', 'elder:3',
-                            'discard:<card>', comma-separated for several
+``snowflake_<colour>``      what pays a snowflake (D3), a payment: 'energy',
+                            'elder:3', 'discard:<card>', comma-separated or
+                            'energy=2' for several
 ``die_off_<colour>``        whose elder card loses the rank rolled (D5): a colour
 ``breakage_<colour>``       which iron import breaks (D6): a card's row id
-``migrate_<row>``           which of several lowest-climax cards migrates out (D1)
+``migrate_<row>``           which of several lowest-climax cards migrates out (D1),
+                            the first player's choice
 ``bid_<colour>``            ivory bid at the auction (D10); 0 for none
 ==========================  =====================================================
 
@@ -41,6 +44,7 @@ from typing import Any
 from tabletop.core import actions
 
 from ..procedures import ProcedureContext, ProcedureError, run_procedure
+from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
 from .payments import (
@@ -185,11 +189,15 @@ def migrate(ctx: ProcedureContext, row: str, cards: Cards | None = None) -> str:
     tied = [(pid, place) for pid, place in lying if int(view.row(pid).get("climax") or 0) == lowest]
     old, place = tied[0]
     if len(tied) > 1:
-        wanted = ctx.choose(
+        wanted = one_of(  # the rules leave the tie open: the first player settles it (A2)
+            ctx,
             f"migrate_{row}",
             f"{label} (D1): {', '.join(view.name(p) for p, _ in tied)} share the lowest climax"
             f" {lowest}: which is replaced",
             [row_id(view, p) for p, _ in tied],
+            current_first(view),
+            "D1",
+            [(row_id(view, p), view.name(p)) for p, _ in tied],
         )
         old, place = next((p, pl) for p, pl in tied if row_id(view, p) == str(wanted))
     index = ctx.state.places[place].contents.index(old)
@@ -289,10 +297,13 @@ def _decimate_one(
         dead = next(iter(elders))
         if len(elders) > 1:
             dead = str(
-                ctx.choose(
+                one_of(
+                    ctx,
                     f"elder_{colour}{suffix}",
                     f"Decimation of {colour} (D2): which elder dies (a rank, or rank@card for a missionary)",
                     list(elders),
+                    colour,
+                    "D2",
                 )
             )
         kill_elder(ctx, elders[dead][-1])
@@ -405,10 +416,13 @@ def die_off(ctx: ProcedureContext, cards: Cards | None = None) -> str:
         card = next(iter(cards_of))
         if len(cards_of) > 1:
             card = str(
-                ctx.choose(
+                one_of(
+                    ctx,
                     f"die_off_{colour}",
                     f"Die-off (D5): {colour} rolled {rank}: from whose elder card",
                     list(cards_of),
+                    colour,
+                    "D5",
                 )
             )
         kill_elder(ctx, elders[cards_of[card]][-1])
@@ -428,10 +442,14 @@ def breakage(ctx: ProcedureContext, cards: Cards | None = None) -> str:
             continue
         pid = imports[0]
         if len(imports) > 1:
-            wanted = ctx.choose(
+            wanted = one_of(
+                ctx,
                 f"breakage_{colour}",
                 f"Breakage (D6): which of {colour}'s iron imports breaks",
                 [row_id(view, p) for p in imports],
+                colour,
+                "D6",
+                [(row_id(view, p), view.name(p)) for p in imports],
             )
             pid = next(p for p in imports if row_id(view, p) == str(wanted))
         name = view.name(pid)
@@ -500,10 +518,13 @@ def auction(
             key = f"bid_{colour}"
             if not ivory and key not in ctx.choices:
                 continue  # no ivory, no bid (D10: ivory only)
-            bids[colour] = ctx.choose(
+            bids[colour] = one_of(
+                ctx,
                 key,
                 f"Auction of {offered} (D10): {colour}'s bid in ivory (0 for none)",
                 [str(n) for n in range(ivory + 1)],
+                colour,
+                "D10",
             )
     offers: dict[str, int] = {}
     for colour, bid in bids.items():

@@ -5,16 +5,18 @@
   rank-3 elder on its own elder card. 'hand_size +N D' grants room for D cards
   only, so the answer keeps the two apart: ``HandSize(general, d_only)``.
 - ``discard_down(ctx, colour)``: a procedure; when the hand holds more than
-  its size allows, the player names the cards to discard (choice
-  ``discard_<colour>``: card names separated by commas). Discarded cards leave
-  the game face up.
+  its size allows, the player chooses the cards to discard: choice
+  ``discard_<colour>``, a subset of exactly that many of the hand's cards (its
+  options are the cards' piece ids, labelled with their names; an answer may
+  name them by name too, separated by commas). Discarded cards leave the game
+  face up.
 - ``discard_excess(ctx, view)``: the same at the end of every procedure that
   can fill a hand or shrink a hand size (B2: at once): the hunt (G6, and a
   wife or an elder of rank 3 lost), the events that kill elders (D2, D3, D5),
   the elder actions that kill (I2, I3), the hay paid with an elder (H1), and
   attacks and divorces (F, F2). Each culture whose hand no longer fits is
   asked ``discard_<colour>``.
-- ``discard_answer(cards, need)``: an answer to that question, for the bots.
+- ``discard_answer(cards, question)``: an answer to that question, for the bots.
 - ``exchange(ctx, colour, card)``: a procedure; a tableau card with a Value
   leaves the game for its disks, energy only up to the woodpile (B3, B4). A D
   card being livestock raided this turn cannot be exchanged (B3, E5).
@@ -27,20 +29,18 @@ OUT --seat COLOUR --card NAME``.
 from __future__ import annotations
 
 import argparse
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..procedures import ProcedureContext, ProcedureError
+from ..questions import Question
 from .deck import Cards
-from .payments import answer, describe_gain, remove_card, row_id, value_of
+from .payments import describe_gain, remove_card, row_id, value_of
 from .payments import exchange as exchange_card
 from .scoring import being_raided
 from .sequence import current_first, player_order, view_of
 from .view import Greenland
-
-_DISCARD_COUNT = re.compile(r"name (\d+) to discard")
 
 
 class HandSize(NamedTuple):
@@ -140,24 +140,48 @@ def _room(size: HandSize) -> str:
 
 
 def _discard(ctx: ProcedureContext, view: Greenland, colour: str, key: str) -> list[str]:
-    """Ask ``key`` for the cards to discard, check them, discard them; the cards discarded."""
+    """Ask ``key`` for the cards to discard (a subset of the hand), check them, discard them;
+    the cards discarded."""
     size = hand_size(view, colour)
     held = hand(view, colour)
     must = excess(view, size, held)
     room = _room(size)
     if not must:
         return []
-    names = [view.name(pid) for pid in held]
-    text = answer(
-        ctx,
+    question = Question.subset(
         key,
-        f"{colour} holds {len(held)} cards, {room}: name {must} to discard, separated by commas"
-        " (B2)",
-        names,
+        f"{colour} holds {len(held)} cards, {room}: name {must} to discard (B2)",
+        held,
+        count=must,
+        owner=colour,
+        labels=tuple((pid, view.name(pid)) for pid in held),
+        section="B2",
     )
+    if key in ctx.choices:  # the cards may be named by name or row id as well as piece id
+        ctx.choices[key] = _card_ids(view, held, ctx.choices[key], key, colour, must)
+    chosen = list(ctx.answer(question))
+    left = [pid for pid in held if pid not in chosen]
+    if not fits(view, size, left):
+        raise ProcedureError(
+            f"{key}: the cards kept do not fit the {room}: only D cards may use"
+            " the D-only room (B2)"
+        )
+    for pid in chosen:
+        remove_card(ctx, view, pid)
+    ctx.note(f"{colour} discards {', '.join(view.name(pid) for pid in chosen)} ({room}, B2)")
+    return chosen
+
+
+def _card_ids(
+    view: Greenland, held: list[str], given: Any, key: str, colour: str, must: int
+) -> tuple[str, ...]:
+    """The cards an answer names (by piece id, row id or name, any case), as piece ids."""
+    items = given if isinstance(given, list | tuple) else str(given).split(",")
     chosen: list[str] = []
     left = list(held)
-    for name in (part for part in text.split(",") if part.strip()):
+    for name in (str(part) for part in items if str(part).strip()):
+        if name.strip().lower() == "none":
+            continue
         pid = _find(view, left, name)
         if pid is None:
             raise ProcedureError(
@@ -170,38 +194,30 @@ def _discard(ctx: ProcedureContext, view: Greenland, colour: str, key: str) -> l
         raise ProcedureError(
             f"{key}: {len(chosen)} cards named; {colour} must discard exactly {must} (B2)"
         )
-    if not fits(view, size, left):
-        raise ProcedureError(
-            f"{key}: the cards kept do not fit the {room}: only D cards may use"
-            " the D-only room (B2)"
-        )
-    for pid in chosen:
-        remove_card(ctx, view, pid)
-    ctx.note(f"{colour} discards {', '.join(view.name(pid) for pid in chosen)} ({room}, B2)")
-    return chosen
+    return tuple(chosen)
 
 
 def discard_answer(
-    cards: Cards, need: Any, least_wanted: Callable[[dict[str, Any]], Any] | None = None
-) -> str:
+    cards: Cards,
+    question: Question,
+    least_wanted: Callable[[dict[str, Any]], Any] | None = None,
+) -> tuple[str, ...]:
     """An answer to a ``discard_<colour>`` question whose kept cards fit (for the bots).
 
-    Read from the question alone (the cards held are its options, the number
-    to discard is in its text), so the table may be as it was before the
-    procedure began. Cards that are not D go first, which always leaves a
-    hand that fits the D-only room too; among them ``least_wanted`` (a sort
-    key on the card's deck row) puts the cards to lose first.
+    Read from the question alone (the cards held are its options, named by its
+    labels; the number to discard is its count), so the table may be as it was
+    before the procedure began. Cards that are not D go first, which always
+    leaves a hand that fits the D-only room too; among them ``least_wanted`` (a
+    sort key on the card's deck row) puts the cards to lose first.
     """
-    found = _DISCARD_COUNT.search(need.question)
-    count = int(found.group(1)) if found else 1
     key = least_wanted or (lambda row: 0)
 
-    def row(name: str) -> dict[str, Any]:
-        rows = cards.by_name(name)
+    def row(pid: str) -> dict[str, Any]:
+        rows = cards.by_name(question.label(pid))
         return rows[0] if rows else {}
 
-    order = sorted(need.options, key=lambda name: (row(name).get("hand") == "D", key(row(name))))
-    return ",".join(order[:count])
+    order = sorted(question.options, key=lambda pid: (row(pid).get("hand") == "D", key(row(pid))))
+    return tuple(order[: question.low])
 
 
 def exchange(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = None) -> str:

@@ -40,7 +40,7 @@ def losses(h: Hunting, dice: list[Die], outcome: Outcome, success: bool) -> list
     if not no_iron_rule and h.view.disks(h.colour, "iron") + gained > 0:
         lost = f"{len(deaths)} {noun}{'' if len(deaths) == 1 else 's'}"
         question = f"{h.who}: pay an iron to cancel the loss of {lost} on {h.name} (F4)?"
-        if h.ask.yes_no("pay_iron", question):
+        if h.ask.yes_no("pay_iron", question, "F4"):
             h.note("an iron cancels the losses (F4)")
             return []
     for cube in deaths:
@@ -73,7 +73,7 @@ def snowflake(h: Hunting) -> bool:
         return False
     price = f"{cost} energy or {'an elder' if cost == 1 else f'{cost} elders'}"
     question = f"{h.who}: pay {price} for {h.name}'s snowflake (G4, D3), or let the hunt fail?"
-    answer = h.ask.one_of("snowflake", question, [*options, "none"])
+    answer = h.ask.one_of("snowflake", question, [*options, "none"], "G4")
     if answer == "none":
         h.note("does not pay the snowflake: the hunt fails (G4)")
         return False
@@ -88,7 +88,7 @@ def snowflake(h: Hunting) -> bool:
         where = ranks[0]
         if len(ranks) > 1:
             question = f"{h.who}: which elder dies for the snowflake (D3)?"
-            where = h.ask.one_of("snowflake_elder", question, ranks)
+            where = h.ask.one_of("snowflake_elder", question, ranks, "D3")
         card, rank = _elder_place(h, where)
         cube = next(
             pid
@@ -196,7 +196,8 @@ def send_others_home(h: Hunting, why: str) -> None:
 def take_card(h: Hunting, outcome: Outcome) -> None:
     """G5: a trophy, not replaced; G6: a D or I card into the hand, replaced from the deck (G7)."""
     state = h.view.state
-    if outcome.trophy and h.ask.yes_no("take_trophy", f"{h.who}: take {h.name} as a trophy (G5)?"):
+    trophy = f"{h.who}: take {h.name} as a trophy (G5)?"
+    if outcome.trophy and h.ask.yes_no("take_trophy", trophy, "G5"):
         send_others_home(h, "go home: the card is taken")
         h.ctx.move(h.card, f"trophies_{h.colour}")
         h.ctx.flip(h.card, True)
@@ -205,7 +206,7 @@ def take_card(h: Hunting, outcome: Outcome) -> None:
     if advanced_off(h.view, "G6"):  # C2: the beginners' game takes no cards into the hand
         return
     if not outcome.hand or not h.ask.yes_no(
-        "take_card", f"{h.who}: take {h.name} into the hand (G6)?"
+        "take_card", f"{h.who}: take {h.name} into the hand (G6)?", "G6"
     ):
         return
     place = state.pieces[h.card].place
@@ -238,7 +239,7 @@ def _others_after_hand(h: Hunting, replacement: str | None) -> None:
                 f"{culture(colour)}: hunt {h.view.name(replacement)}, which replaces "
                 f"{h.name}, with the hunters that were on it (G7)?"
             )
-            stay = Asker(h.ctx, colour, True).yes_no("hunt_replacement", question)
+            stay = Asker(h.ctx, colour, True).yes_no("hunt_replacement", question, "G7")
         for cube in cubes:
             if stay:
                 h.ctx.move(cube, replacement, spot="hunters")

@@ -319,7 +319,7 @@ def _alpha_auto(h: Hunting) -> tuple[str, int] | None:
         f"{h.who}: does the Alpha take his automatic {face} on {h.name} "
         f"instead of rolling ({rule})?"
     )
-    return (h.alpha, face) if h.ask.yes_no("alpha", question) else None
+    return (h.alpha, face) if h.ask.yes_no("alpha", question, "E7") else None
 
 
 def _rerolls(h: Hunting, roll: HuntRoll) -> None:
@@ -332,7 +332,7 @@ def _rerolls(h: Hunting, roll: HuntRoll) -> None:
         f"{h.who}: re-roll the dice showing {listing([str(f) for f in offered])} "
         f"on {h.name} ({sources}, G2)?"
     )
-    chosen = h.ask.faces("reroll", question, offered)
+    chosen = h.ask.faces("reroll", question, offered, "G2")
     if chosen:
         roll.reroll(chosen)
 
@@ -347,6 +347,6 @@ def _modifications(h: Hunting, roll: HuntRoll) -> None:
         which = listing([f"{f}s as {mods[f][0]}s" for f in faces])
         sources = listing(sorted({mods[f][1] for f in faces}))
         question = f"{h.who}: count the {which} on {h.name} ({sources}, G3)?"
-        if not h.ask.yes_no("modify", question):
+        if not h.ask.yes_no("modify", question, "G3"):
             return
     roll.modify(mods)

@@ -21,11 +21,12 @@ undo step each); every one of them runs only in the negotiation phase.
   (its owner's cubes, a husband and his culture's cubes, raid.defenders) need
   no war chief and each strikes an automatic 1; the survivors other than
   husbands then go home. With several victims the attacker splits the hits
-  (choice ``targets``, e.g. 'yellow=1,green=1'; asked, the possible splits
-  are its options); each victim picks which of its cubes die when it has
-  more than one kind there (choice ``hits_<victim>``: kinds
-  alpha/hunter/husband or cube ids, comma-separated; asked, the possible
-  mixes of kinds are its options), and may pay an iron to cancel its losses
+  (choice ``targets``: a split of the hits among the victims, none given
+  more than its cubes there, e.g. 'yellow=1,green=1'); each victim picks
+  which of its cubes die when it has more than one kind there (choice
+  ``hits_<victim>``: a split of the hits among the kinds hunter, husband,
+  alpha, capped by the cubes of each; given, also kinds or cube ids
+  repeated, 'hunter,alpha'), and may pay an iron to cancel its losses
   (F4, choice ``pay_iron_<victim>``; not in the survivalist game, C3).
 - ``resolve_new_world(ctx)``: after negotiations and attacks, a peaceful
   Markland or Vinland with more than 6 cubes on it turns hostile (F3);
@@ -72,11 +73,14 @@ procedure's raid roll in phase 4 (G1).
 from __future__ import annotations
 
 import argparse
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.core import TableError
 
 from ..procedures import ProcedureContext, ProcedureError
+from ..questions import Question
 from .choices import Asker
 from .deck import Cards
 from .hands import discard_excess
@@ -283,8 +287,8 @@ def _victims(view: Greenland, card: str, colour: str) -> dict[str, list[str]]:
     return cubes
 
 
-def _yes(ctx: ProcedureContext, colour: str, key: str, question: str) -> bool:
-    return Asker(ctx, colour, False).yes_no(key, question)
+def _yes(ctx: ProcedureContext, colour: str, key: str, question: str, section: str) -> bool:
+    return Asker(ctx, colour, False).yes_no(key, question, section)
 
 
 # ---- leaving, marrying, divorcing (F, F1) -----------------------------------------------
@@ -294,7 +298,7 @@ def _consent(ctx: ProcedureContext, view: Greenland, colour: str, card: str, nam
         if other == colour or other not in present(view, card):
             continue
         question = f"{culture(other)}: let {culture(colour)} leave {name} (F)?"
-        if not _yes(ctx, other, f"consent_{other}", question):
+        if not _yes(ctx, other, f"consent_{other}", question, "F"):
             raise ProcedureError(
                 f"{culture(other)} does not let {culture(colour)} leave {name}: "
                 "leaving needs the consent of everyone present (F)"
@@ -329,7 +333,7 @@ def _ask_bride(ctx: ProcedureContext, view: Greenland, colour: str, daughter: st
     name = view.name(daughter)
     owner = view.tableau_owner(daughter) or ""
     question = f"{culture(owner)}: give {name} in marriage to {culture(colour)} (F1)?"
-    if not _yes(ctx, owner, f"bride_{owner}", question):
+    if not _yes(ctx, owner, f"bride_{owner}", question, "F1"):
         raise ProcedureError(f"{culture(owner)} does not give {name} in marriage (F1)")
     return name
 
@@ -465,7 +469,7 @@ def agree_peace(ctx: ProcedureContext, colour: str, card: str, cards: Cards | No
     others = [c for c in negotiation_order(view) if c != colour and c in cubes]
     for other in others:
         question = f"{culture(other)}: make peace with {who} on {name} this turn (A3)?"
-        if not _yes(ctx, other, f"consent_{other}", question):
+        if not _yes(ctx, other, f"consent_{other}", question, "A3"):
             raise ProcedureError(
                 f"{culture(other)} does not agree to peace on {name}: the negotiations there "
                 "fail and the war chiefs must attack (A3)"
@@ -546,7 +550,7 @@ def _reroll(ctx: ProcedureContext, view: Greenland, colour: str, name: str, roll
         f"{culture(colour)}: re-roll the attack dice showing "
         f"{listing([str(f) for f in offered])} on {name} ({sources}, F2)?"
     )
-    chosen = Asker(ctx, colour, False).faces("reroll", question, offered)
+    chosen = Asker(ctx, colour, False).faces("reroll", question, offered, "F2")
     if chosen:
         roll.reroll(chosen)
         roll.story[-1] += f" ({sources})"
@@ -555,67 +559,28 @@ def _reroll(ctx: ProcedureContext, view: Greenland, colour: str, name: str, roll
 def _split(
     ctx: ProcedureContext, colour: str, victims: dict[str, list[str]], hits: int
 ) -> dict[str, int]:
-    """The hits on each victim; the attacker splits them among several (choice 'targets')."""
+    """The hits on each victim; the attacker splits them among several (choice 'targets': a
+    split of the hits among the victims, none given more than its cubes there)."""
     if not hits:
         return {}
     if len(victims) == 1:
         ((victim, cubes),) = victims.items()
         return {victim: min(hits, len(cubes))}
-    usable = min(hits, sum(len(v) for v in victims.values()))
-    splits = _splits(victims, usable)
-    question = (
-        f"{culture(colour)}: how do the {usable} hits fall on "
-        f"{listing([culture(v) for v in victims])} (F2)? COLOUR=HITS for each, e.g. {splits[0]}"
-    )
-    if len(splits) == 1:  # every victim loses all its cubes there: nothing to choose
-        answer = splits[0]
-    elif "targets" in ctx.choices:  # given: read generously (any order, zeros named or not)
-        answer = ctx.choices["targets"]
-    else:  # asked: the possible splits are the options
-        answer = ctx.choose("targets", question, splits)
-    split: dict[str, int] = {}
-    for part in str(answer).replace(" ", "").split(","):
-        victim, _, n = part.partition("=")
-        if victim not in victims or not n.isdigit():
-            raise ProcedureError(f"{question}: {part!r} is not COLOUR=N for a culture present")
-        split[victim] = split.get(victim, 0) + int(n)
-    for victim, n in split.items():
-        if n > len(victims[victim]):
-            raise ProcedureError(
-                f"{culture(victim)} has {len(victims[victim])} cubes there, not {n}"
-            )
-    if sum(split.values()) != usable:
-        raise ProcedureError(
-            f"{question}: the hits given add up to {sum(split.values())}, not {usable}"
-        )
-    return {v: n for v, n in split.items() if n}
-
-
-def _allocations(caps: dict[str, int], total: int) -> list[dict[str, int]]:
-    """Every way to share ``total`` among the groups, none given more than its cap; the first
-    group's largest share first."""
-    found: list[dict[str, int]] = []
-
-    def place(rest: list[str], left: int, done: dict[str, int]) -> None:
-        if not rest:
-            if not left:
-                found.append(done)
-            return
-        group, *others = rest
-        for n in range(min(left, caps[group]), -1, -1):
-            place(others, left - n, {**done, group: n})
-
-    place(list(caps), total, {})
-    return found
-
-
-def _splits(victims: dict[str, list[str]], hits: int) -> list[str]:
-    """Every way to put ``hits`` on the victims, none given more hits than its cubes there."""
     caps = {victim: len(cubes) for victim, cubes in victims.items()}
-    return [
-        ",".join(f"{victim}={n}" for victim, n in share.items() if n)
-        for share in _allocations(caps, hits)
-    ]
+    usable = min(hits, sum(caps.values()))
+    if usable == sum(caps.values()):  # every victim loses all its cubes there: nothing to choose
+        return {v: n for v, n in caps.items() if n}
+    question = Question.split(
+        "targets",
+        f"{culture(colour)}: how do the {usable} hits fall on "
+        f"{listing([culture(v) for v in victims])} (F2)? COLOUR=HITS for each",
+        usable,
+        caps.items(),
+        owner=colour,
+        labels=tuple((v, culture(v)) for v in victims),
+        section="F2",
+    )
+    return dict(ctx.answer(question))
 
 
 def _losses(
@@ -626,7 +591,7 @@ def _losses(
     survivalist = view.counter("variant") == "survivalist"
     if not survivalist and view.disks(victim, "iron"):
         question = f"{culture(victim)}: pay an iron to cancel the loss of {whom} on {name} (F4)?"
-        if _yes(ctx, victim, f"pay_iron_{victim}", question):
+        if _yes(ctx, victim, f"pay_iron_{victim}", question, "F4"):
             spend(ctx, victim, "iron")
             ctx.note(f"{culture(victim)} pays an iron to cancel the losses (F4)")
             return
@@ -642,38 +607,40 @@ def _losses(
 def _chosen_dead(
     ctx: ProcedureContext, view: Greenland, victim: str, cubes: list[str], hits: int, name: str
 ) -> list[str]:
-    """F2: the victim chooses which cubes die; with one kind of cube there, the first ones."""
+    """F2: the victim chooses which cubes die (choice ``hits_<victim>``: a split of the hits
+    among the kinds of cube there, each at most as many as there are); with one kind of cube
+    there, the first ones."""
     kinds = {c: _kind(view, c) for c in cubes}
     if len(set(kinds.values())) == 1 or hits >= len(cubes):
         return cubes[:hits]
-    options = sorted(set(kinds.values())) + cubes
-    deaths = _deaths(list(kinds.values()), hits)
-    question = (
-        f"{culture(victim)}: which {hits} of your cubes on {name} die (F2)? "
-        f"Kinds or cube ids, e.g. {deaths[0]}"
+    counts = Counter(kinds.values())
+    question = Question.split(
+        f"hits_{victim}",
+        f"{culture(victim)}: which {hits} of your cubes on {name} die (F2)? Kinds, e.g. hunter=1",
+        hits,
+        [(k, counts[k]) for k in DEATH_ORDER if counts.get(k)],
+        owner=victim,
+        section="F2",
     )
-    key = f"hits_{victim}"  # given: kinds or cube ids, any order; asked: the possible mixes
-    answer = ctx.choices[key] if key in ctx.choices else ctx.choose(key, question, deaths)
-    items = answer if isinstance(answer, list | tuple) else str(answer).replace(" ", "").split(",")
-    left, dead = list(cubes), []
-    for item in (str(i).strip() for i in items if str(i).strip()):
-        match = next((c for c in left if c == item or kinds[c] == item), None)
-        if match is None:
-            raise ProcedureError(f"{question}: {item!r} is not one of {', '.join(options)} left")
-        left.remove(match)
-        dead.append(match)
-    if len(dead) != hits:
-        raise ProcedureError(f"{question}: name {hits}, not {len(dead)}")
+    key = question.key
+    if key in ctx.choices:  # given: kinds or cube ids, any order
+        ctx.choices[key] = _kinds_named(ctx.choices[key], kinds)
+    share = ctx.answer(question)
+    dead: list[str] = []
+    for kind, n in share.items():
+        dead.extend([c for c in cubes if kinds[c] == kind][:n])
     return dead
 
 
-def _deaths(kinds: list[str], hits: int) -> list[str]:
-    """Every mix of ``hits`` kinds of cube among those there, hunters first, then husbands."""
-    caps = {k: kinds.count(k) for k in ("hunter", "husband", "alpha") if k in kinds}
-    return [
-        ",".join(kind for kind, n in share.items() for _ in range(n))
-        for share in _allocations(caps, hits)
-    ]
+DEATH_ORDER = ("hunter", "husband", "alpha")  # the kinds of cube an attack kills, as offered
+
+
+def _kinds_named(answer: Any, kinds: dict[str, str]) -> Any:
+    """A ``hits_<victim>`` answer with the cube ids in it read as their kinds."""
+    if isinstance(answer, Mapping):
+        return answer
+    items = answer if isinstance(answer, list | tuple) else str(answer).split(",")
+    return [kinds.get(str(i).strip(), str(i).strip()) for i in items if str(i).strip()]
 
 
 # ---- the New World (F3) ----------------------------------------------------------------

@@ -14,12 +14,13 @@ comma-separated list: ``'energy,elder:3'``; one unit given for several
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ProcedureContext, ProcedureError
+from ..procedures import ProcedureContext
+from ..questions import Question
 from .view import COLOURS, WOODPILE, Greenland
 
 DISKS = ("energy", "ivory", "iron")
@@ -34,9 +35,70 @@ def substitutes(view: Greenland, colour: str) -> dict[str, int]:
 
 
 # ---- choices ---------------------------------------------------------------------
-def answer(ctx: ProcedureContext, key: str, question: str, options: Sequence[str]) -> str:
-    """A player's answer as given (not checked against the options); ChoiceNeeded without one."""
-    return str(ctx.ask(key, question, list(options))).strip()
+UNPAID = "unpaid"  # K: the units a culture leaves unpaid rather than spend its ivory or iron
+
+
+def ask_payment(
+    ctx: ProcedureContext,
+    key: str,
+    text: str,
+    amount: int,
+    have: Mapping[str, int],
+    owner: str,
+    section: str,
+    alternatives: Sequence[str] = (),
+    least: int | None = None,
+) -> list[str] | str:
+    """A payment question: ``amount`` units from ``have`` (each at most as many as there are),
+    or one of ``alternatives``; the units paid, or the alternative chosen.
+
+    With ``least`` the culture may leave up to ``amount - least`` units unpaid
+    (K: ivory and iron only stand in for energy; the means ``unpaid``). Given
+    answers are read as before: 'energy,elder:3', 'energy+elder:3', one unit
+    for several ('energy' for two), 'none' when nothing need be paid.
+    """
+    means = list(have.items())
+    short = amount - least if least is not None else 0
+    if short:
+        means.append((UNPAID, short))
+    question = Question.payment(
+        key,
+        text,
+        amount,
+        means,
+        alternatives,
+        owner,
+        labels=((UNPAID, "left unpaid (K)"),) if short else (),
+        section=section,
+    )
+    if key in ctx.choices:
+        ctx.choices[key] = _given_payment(ctx.choices[key], amount, short, alternatives)
+    paid = ctx.answer(question)
+    if isinstance(paid, str):
+        return paid
+    return [unit for unit, n in paid.items() if unit != UNPAID for _ in range(n)]
+
+
+def _given_payment(answer: Any, amount: int, short: int, alternatives: Sequence[str]) -> Any:
+    """A given payment answer in the question's terms: one unit named for several, '+' as ',',
+    and (K) the units not named left unpaid."""
+    if isinstance(answer, Mapping | bool):
+        return answer
+    if isinstance(answer, list | tuple):
+        units = [str(u).strip() for u in answer if str(u).strip()]
+    else:
+        text = str(answer).strip()
+        if text.lower() in (a.lower() for a in alternatives):
+            return text
+        units = [u.strip() for u in text.replace("+", ",").split(",") if u.strip()]
+    units = [u for u in units if u.lower() != "none"]
+    if any("=" in u for u in units):
+        return units
+    if len(units) == 1 and amount > 1 and not units[0].startswith("discard:"):
+        units = units * amount
+    if short and amount - short <= len(units) < amount:
+        units += [UNPAID] * (amount - len(units))
+    return units
 
 
 # ---- reading ---------------------------------------------------------------------
@@ -205,28 +267,6 @@ def pay_options(
     return list(have), have
 
 
-def parse_units(
-    text: str, amount: int, have: dict[str, int], what: str, least: int | None = None
-) -> list[str]:
-    """A payment answer read as ``amount`` units (or ``least`` to ``amount``); ProcedureError
-    naming what is wrong."""
-    units = [u.strip() for u in text.replace("+", ",").split(",") if u.strip()]
-    if units == ["none"] and least == 0:
-        units = []
-    if len(units) == 1 and amount > 1 and not units[0].startswith("discard:"):
-        units = units * amount
-    if least is not None and least <= len(units) <= amount:
-        pass
-    elif len(units) != amount:
-        raise ProcedureError(f"{what}: {text!r} pays {len(units)}, not {amount}")
-    for unit, n in Counter(units).items():
-        if unit not in have:
-            raise ProcedureError(f"{what}: {unit!r} is not one of {', '.join(have)}")
-        if n > have[unit]:
-            raise ProcedureError(f"{what}: {unit!r} {n} times, but there are only {have[unit]}")
-    return units
-
-
 def pay_units(
     ctx: ProcedureContext, view: Greenland, colour: str, units: Sequence[str]
 ) -> dict[str, Any]:
@@ -274,11 +314,13 @@ def pay(
     key: str,
     question: str,
     discards: Sequence[str] = (),
+    section: str = "D3",
 ) -> dict[str, Any] | None:
     """Pay ``amount`` energy and/or elders (or D cards in ``discards``); None when nothing is owed.
 
     Without the means to pay in full, everything there is goes; with only one
-    way to pay, it is taken without asking; otherwise the player answers ``key``.
+    way to pay, it is taken without asking; otherwise the player answers ``key``
+    (a payment of ``amount`` from the means there are).
     """
     if amount <= 0:
         return None
@@ -288,19 +330,14 @@ def pay(
         # paying at least what the other means allow and at most what is owed
         least = min(amount, sum(n for unit, n in have.items() if unit not in SUBSTITUTES))
         most = min(amount, sum(have.values()))
-        text = answer(
-            ctx,
-            key,
-            f"{question}: give {most} of these (at least {least}; ivory and iron count as"
-            " energy, K), separated by commas" + (", or none" if not least else ""),
-            options + (["none"] if not least else []),
-        )
-        return pay_units(ctx, view, colour, parse_units(text, most, have, question, least))
+        text = f"{question}: give {most} (ivory and iron count as energy, K)"
+        units = ask_payment(ctx, key, text, most, have, colour, section, least=least)
+        return pay_units(ctx, view, colour, units)
     if sum(have.values()) <= amount:
         units = [unit for unit, n in have.items() for _ in range(n)]
     elif len(options) == 1:
         units = [options[0]] * amount
     else:
-        text = answer(ctx, key, f"{question}: give {amount} of these, separated by commas", options)
-        units = parse_units(text, amount, have, question)
-    return pay_units(ctx, view, colour, units)
+        text = f"{question}: give {amount}"
+        units = ask_payment(ctx, key, text, amount, have, colour, section)
+    return pay_units(ctx, view, colour, list(units))

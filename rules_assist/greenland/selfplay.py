@@ -8,9 +8,9 @@ negotiation.py offers them), the hunt (``hunt_card`` for every card with
 hunters, in the order the first player's bot picks), the domestic animals
 (``feed_animals``), the elder actions (when elders.py offers them) and
 ``next_phase``, until the game ends (J) or ``max_turns`` have been played.
-Every question a procedure asks goes to the bot of the colour its key names
-(``owner_of``), else to the bot of the culture the procedure is about, else
-to the first player's bot. With ``path`` the log is written as the game
+Every question a procedure asks goes to the bot of the seat that owns it
+(``Question.owner``), else (a question of the whole table) to the bot of the
+culture the procedure is about, else to the first player's bot. With ``path`` the log is written as the game
 goes and can be opened in the window.
 
 ``outcome(game)`` reads a finished game: each culture's score (scoring.py's
@@ -29,7 +29,7 @@ from tabletop.core import Mode, Policy, Refused
 from tabletop.modules import new_game
 
 from ..procedures import ChoiceNeeded, ProcedureError, run_procedure
-from .bots import Bot, owner_of
+from .bots import Bot
 from .checks import checker_for
 from .deck import Cards
 from .events import event_phase
@@ -91,12 +91,11 @@ class Player:
         actor = who or current_first(self.view) or "greenland"
         asked = [0]
 
-        def answer(need: ChoiceNeeded, state: Any) -> str:
+        def answer(need: ChoiceNeeded, state: Any) -> Any:
             asked[0] += 1
             if asked[0] > MAX_QUESTIONS:
                 raise ProcedureError(f"{name}: more than {MAX_QUESTIONS} questions")
-            colour = owner_of(state, need.key, who)
-            return str(self.bot(colour).answer(state, need))
+            return self.bot(need.question.owner or who).answer(state, need.question)
 
         return run_procedure(self.table, actor, procedure, name=name, answerer=answer, **params)
 

@@ -23,6 +23,7 @@ import argparse
 from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
+from .choices import one_of
 from .deck import Cards
 from .variants import advanced_off
 from .view import Greenland
@@ -146,10 +147,13 @@ def choose_first_player(ctx: ProcedureContext, view: Greenland, event: str) -> s
         return None
     playing = in_play(view)
     if view.war_chiefs(first) and len(playing) > 1:
-        chosen = ctx.choose(
+        chosen = one_of(
+            ctx,
             "council",
             f"Council of War (A2): {first} has a war chief and may name the first player",
             playing,
+            first,
+            "A2",
         )
         if chosen != first:
             ctx.note(f"Council of War: {first} names {chosen} the first player")

@@ -186,22 +186,14 @@ class PhasePanel(QWidget):
         if self.auto_bots and not self._held and self.play_bots():
             self.schedule_bots()
 
-    def _bot_answer(self, step: Step, need: ChoiceNeeded) -> str | None:
+    def _bot_answer(self, step: Step, need: ChoiceNeeded) -> object:
         """The answer of the bot whose question it is, or None when a person is to answer."""
         session = self.session
         if not session.bot_seats:
             return None
-        state = session.table.state
-        question_owner = session.bot_hook("question_owner")
-        owner_of = session.bot_hook("owner_of")
-        if question_owner is not None:
-            owner = question_owner(state, session.module, step, need.key)
-        elif owner_of is not None:
-            owner = owner_of(state, need.key, step.actor)
-        else:
-            owner = step.actor
+        owner = need.question.owner or step.actor
         bot = session.bot_of(owner)
-        return None if bot is None else str(bot.answer(state, need))
+        return None if bot is None else bot.answer(session.table.state, need.question)
 
     def run(self, step: Step) -> bool:
         """Run a step's procedure, asking each choice it needs; True if it changed the table."""
@@ -226,10 +218,10 @@ class PhasePanel(QWidget):
                     choices[need.key] = self.answerer(need)
                     continue
                 if not self.ask:
-                    session.message.emit(f"{step.label}: {need.question}")
+                    session.message.emit(f"{step.label}: {need.text}")
                     return False
                 answer, ok = QInputDialog.getItem(
-                    self, step.label, need.question, need.options, 0, False
+                    self, step.label, need.text, need.options, 0, False
                 )
                 if not ok:
                     session.message.emit(f"{step.label}: stopped; nothing changed")

@@ -42,7 +42,7 @@ def test_h1_one_unit_for_every_snowflake(tmp_path: Path) -> None:
     game = build(tmp_path, CATTLE)
     run(game, animals.feed_animals, {"hay_cattle": "energy"})
     assert len(contents(game, "energy_red")) == 3
-    with pytest.raises(ProcedureError, match="only 1"):
+    with pytest.raises(ProcedureError, match="at most 1"):
         run(build(tmp_path, CATTLE), animals.feed_animals, {"hay_cattle": "elder:6"})
 
 

@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from rules_assist.greenland.bots import GreedyBot, RandomBot, owner_of, play_game
+from rules_assist.greenland.bots import GreedyBot, RandomBot, play_game
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.selfplay import invariant_problems, outcome, seats_for
-from rules_assist.procedures import ChoiceNeeded
+from rules_assist.questions import Question
 from tabletop.cli import main
 from tabletop.persist import Game
 
@@ -91,26 +91,28 @@ def test_greedy_against_random(greenland):
     assert problems == []
 
 
-def test_questions_go_to_the_culture_the_key_names(greenland):
+def test_bots_answer_from_the_question_data(greenland):
+    """The bots read a question's kind and data: options, caps, alternatives, its owner."""
     game = play_game(greenland, "standard", random_bots("standard", 0), 0, max_turns=0)
+    state = game.state
     try:
-        state = game.state
-        assert owner_of(state, "yellow.alpha") == "yellow"
-        assert owner_of(state, "bid_green") == "green"
-        assert owner_of(state, "snowflake_red_2") == "red"
-        assert owner_of(state, "hay_cattle") == "red"  # Red's Norse animal (C5)
-        assert owner_of(state, "council", "yellow") == "yellow"
-    finally:
-        game.close()
-
-
-def test_bots_answer_from_the_options(greenland):
-    game = play_game(greenland, "standard", random_bots("standard", 0), 0, max_turns=0)
-    try:
-        need = ChoiceNeeded("migrate_north", "which", ["walrus", "caribou"])
-        assert RandomBot(3).answer(game.state, need) in need.options
-        assert GreedyBot().answer(game.state, need) in need.options
-        assert GreedyBot().answer(game.state, ChoiceNeeded("pay_iron", "?", ["yes", "no"])) == "yes"
+        migrate = Question.one_of("migrate_north", "which", ["walrus", "caribou"], section="D1")
+        assert RandomBot(3).answer(state, migrate) in migrate.options
+        assert GreedyBot().answer(state, migrate) in migrate.options
+        assert GreedyBot().answer(state, Question.yes_no("x", "?", "red", section="F4")) is True
+        council = Question.one_of("c", "?", ["red", "yellow", "green"], "yellow", section="A2")
+        assert GreedyBot().answer(state, council) == "yellow"
+        hay = Question.payment(
+            "h", "?", 2, [("elder:2", 1), ("energy", 3)], ("slaughter",), "red", section="H1"
+        )
+        assert GreedyBot().answer(state, hay) == {"energy": 2}
+        short = Question.payment("h", "?", 2, [("elder:4", 1)], ("slaughter",), "red")
+        assert GreedyBot().answer(state, short) == "slaughter"
+        hits = Question.split("t", "?", 3, [("yellow", 2), ("green", 4)], "red", section="F2")
+        assert GreedyBot().answer(state, hits) == {"yellow": 2, "green": 1}
+        for seed in range(20):
+            answer = RandomBot(seed).answer(state, hits)
+            assert hits.parse(answer) == answer
     finally:
         game.close()
 

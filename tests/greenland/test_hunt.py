@@ -86,7 +86,8 @@ def test_g8_kirima_as_a_wife_rerolls_both_4s(greenland, tmp_path) -> None:
     game = play(greenland, tmp_path, WALRUS_COLD + "husbands = {Kirima = 1}\n")
     with pytest.raises(ChoiceNeeded) as asked:
         roll(game, greenland, "Walrus", [1, 2, 3, 4, 4, 6])
-    assert asked.value.key == "reroll" and asked.value.options == ["4", "none"]
+    assert asked.value.key == "reroll" and asked.value.options == ["4"]
+    assert asked.value.question.kind == "subset" and asked.value.question.high == 1
     game.table.random.clear_forced()
     text = roll(game, greenland, "Walrus", [1, 2, 3, 4, 4, 6, 3, 1], {"reroll": [4]})
     # one of the 4s became a 1: success; the other a 3, a second death (G8)

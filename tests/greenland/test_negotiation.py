@@ -145,7 +145,7 @@ def test_f2_the_victim_chooses_when_the_alpha_is_there(greenland, tmp_path) -> N
     assert need.value.key == "hits_green"
     forced(game, [1, 1, 4])
     change = run(game, attack, {"hits_green": "alpha,hunter"}, colour="yellow", card="walrus")
-    assert label(change).endswith("Green loses the alpha and a cube")
+    assert label(change).endswith("Green loses a cube and the alpha")
     assert culture(game, greenland, "green")["alpha"] == "valhalla"
 
 
@@ -428,7 +428,7 @@ def test_a3_bots_meet_their_obligations(greenland, tmp_path, kind) -> None:
 
 
 def test_a3_several_victims_share_the_hits(greenland, tmp_path) -> None:
-    """F2: the attacker splits its hits; asked, the possible splits are the options."""
+    """F2: the attacker splits its hits: a split among the victims, capped by their cubes."""
     three = TIED.replace("FIRST", "green").replace("IRON", "1") + (
         "[cultures.red]\nunassigned = 1\nhunters = {Walrus = 1}\n"
     )
@@ -437,7 +437,9 @@ def test_a3_several_victims_share_the_hits(greenland, tmp_path) -> None:
     with pytest.raises(ChoiceNeeded) as need:
         run(game, attack, {"pay_iron_yellow": "no"}, colour="green", card="walrus")
     assert need.value.key == "targets"
-    assert need.value.options == ["red=1,yellow=1", "yellow=2"]
+    question = need.value.question
+    assert question.kind == "split" and question.owner == "green" and question.total == 2
+    assert question.groups == (("red", 1), ("yellow", 2))
     forced(game, [1, 1, 5])
     choices = {"targets": "red=1, yellow=1", "pay_iron_yellow": "no"}
     change = run(game, attack, choices, colour="green", card="walrus")

@@ -213,7 +213,8 @@ def test_b2_discard_down_asks_and_keeps_what_fits(tmp_path: Path) -> None:
     with pytest.raises(ChoiceNeeded) as need:
         run(game, hands.discard_down, colour="yellow")
     assert need.value.key == "discard_yellow"
-    assert set(need.value.options) == {"Slit Goggles", "Toggle-head Harpoon", "Dogs"}
+    assert set(need.value.options) == {"slit-goggles", "toggle-head-harpoon", "dogs"}
+    assert need.value.question.kind == "subset" and need.value.question.low == 1
     with pytest.raises(ProcedureError, match="do not fit"):
         run(game, hands.discard_down, {"discard_yellow": "Dogs"}, colour="yellow")
     with pytest.raises(ProcedureError, match="exactly 1"):

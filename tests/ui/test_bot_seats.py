@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton
 
-from rules_assist.greenland.bots import owner_of
+from rules_assist.questions import Question
 from tabletop.modules import find_module
 
 
@@ -59,20 +59,20 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
     assert "(bot: greedy)" in texts[1] and "(bot: random)" in texts[2]
     assert "bot" not in texts[0]
 
-    asked: dict[str, list[str]] = {"yellow": [], "green": []}
+    asked: dict[str, list[Question]] = {"yellow": [], "green": []}
     for colour in asked:
         bot = session.bot_of(colour)
         plain = bot.answer
 
-        def answer(state, need, colour=colour, plain=plain):  # noqa: ANN001, ANN202
-            asked[colour].append(need.key)
-            return plain(state, need)
+        def answer(state, question, colour=colour, plain=plain):  # noqa: ANN001, ANN202
+            asked[colour].append(question)
+            return plain(state, question)
 
         bot.answer = answer
-    people: list[str] = []
+    people: list[Question] = []
 
     def person(need):  # noqa: ANN001, ANN202
-        people.append(need.key)
+        people.append(need.question)
         return need.options[0]
 
     panel.answerer = person
@@ -124,9 +124,9 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
 
     # every question went to its owner: the bots answered theirs, the person was asked the rest
     assert asked["yellow"] or asked["green"], "the bots answered their choices"
-    for colour, keys in asked.items():
-        assert all(owner_of(state, k) in (colour, None) for k in keys)
-    assert not [k for k in people if owner_of(state, k) in ("yellow", "green")]
+    for colour, questions in asked.items():
+        assert all(q.owner in (colour, None) for q in questions)
+    assert not [q for q in people if q.owner in ("yellow", "green")]
 
 
 PERSON_STEPS = (
