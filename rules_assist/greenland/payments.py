@@ -20,6 +20,7 @@ from typing import Any
 from tabletop.core import actions
 
 from ..procedures import ProcedureContext, ProcedureError
+from .variants import cooperative
 from .view import COLOURS, WOODPILE, Greenland
 
 DISKS = ("energy", "ivory", "iron")
@@ -28,7 +29,7 @@ SUBSTITUTES = ("ivory", "iron")  # K: in the solitaire game they may be spent as
 
 def substitutes(view: Greenland, colour: str) -> dict[str, int]:
     """K: the ivory and iron a culture may spend as energy (solitaire only), by kind."""
-    if view.counter("variant") != "solitaire":
+    if not cooperative(view):
         return {}
     return {kind: n for kind in SUBSTITUTES if (n := view.disks(colour, kind))}
 

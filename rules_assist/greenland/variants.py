@@ -102,6 +102,14 @@ def variant(table: Any) -> Variant:
     return found
 
 
+def variant_in(module: Any, vid: str | None) -> Variant:
+    """A module's variant by its id (the standard game when none is named)."""
+    from .deck import Cards
+
+    vid = vid or "standard"
+    return Cards.of(module).variants.get(vid) or Variant(vid, vid)
+
+
 def off_rules(table: Any) -> tuple[str, ...]:
     """The sections the game plays without."""
     return variant(table).rules_off
@@ -116,6 +124,18 @@ def advanced_off(table: Any, rule: str) -> bool:
 def param(table: Any, name: str, default: Any = None) -> Any:
     """One of the variant's parameters (module.toml ``params``), or ``default``."""
     return variant(table).param(name, default)
+
+
+def cooperative(table: Any) -> bool:
+    """The game plays K's own rules (solitaire or cooperative: swaps, ivory and iron spent as
+    energy, cooling decimates, the shared victory)."""
+    return bool(param(table, "cooperative", False))
+
+
+def alpha_face(table: Any) -> int:
+    """The face the Alpha auto-rolls (E7: a 1; the survivalist game's ``alpha_faces``, C3: a 2)."""
+    faces = param(table, "alpha_faces", None) or (1,)
+    return int(faces[0])
 
 
 def skipped(rule: str) -> str:
