@@ -112,7 +112,13 @@ def variant_in(module: Any, vid: str | None) -> Variant:
 
 def off_rules(table: Any) -> tuple[str, ...]:
     """The sections the game plays without."""
-    return variant(table).rules_off
+    state = getattr(table, "state", table)
+    memo = state.layout_memo() if hasattr(state, "layout_memo") else {}
+    key = ("greenland.rules_off", variant_of(state), id(getattr(table, "cards", None)))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = variant(table).rules_off
+    return found
 
 
 def advanced_off(table: Any, rule: str) -> bool:

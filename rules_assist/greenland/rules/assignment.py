@@ -38,10 +38,9 @@ def _card(view: Greenland, place_id: str) -> str | None:
     "E3", "a culture's cubes on elder cards are its own elders, or emissaries on rank 1"
 )
 def e3_elders_on_their_own_card(view: Greenland, colour: str) -> Iterable[Finding]:
-    elders = placement(view, colour).elders
-    if not elders:
+    visiting = placement(view, colour).visiting
+    if not visiting:
         return ()
-    own = f"elder-{colour}"
     return [
         illegal(
             _elders_rule(view),
@@ -49,8 +48,8 @@ def e3_elders_on_their_own_card(view: Greenland, colour: str) -> Iterable[Findin
             f" {spot}): only an emissary (I5) stands there, on rank 1",
             cube,
         )
-        for card, spot, cube in elders
-        if card != own and spot != EMISSARY_SPOT
+        for card, spot, cube in visiting
+        if spot != EMISSARY_SPOT
     ]
 
 

@@ -48,7 +48,8 @@ class Placement:
     small: int = 0
     alphas: int = 0
     hunting: dict[str, list[str]] = field(default_factory=dict)  # card -> cubes hunting on it
-    elders: list[tuple[str, str, str]] = field(default_factory=list)  # (elder card, rank, cube)
+    visiting: list[tuple[str, str, str]] = field(default_factory=list)  # (another culture's
+    # elder card, rank, cube)
     exogamy: list[tuple[str, str]] = field(default_factory=list)  # (daughter, husband)
     astray: list[tuple[str, str]] = field(default_factory=list)  # (bowl, cube) of another culture
     tableau: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # card -> (its owner,
@@ -111,10 +112,10 @@ def _placement(view: Greenland, colour: str) -> Placement:
                 hunting.append(cube.id)
         elif spot == "exogamy":
             found.exogamy.append((card, cube.id))
+        elif where == own_elders:
+            found.ranks[spot] = found.ranks.get(spot, 0) + 1
         elif where.startswith("elder-"):
-            found.elders.append((card, spot or "", cube.id))
-            if where == own_elders and spot:
-                found.ranks[spot] = found.ranks.get(spot, 0) + 1
+            found.visiting.append((card, spot or "", cube.id))
     if found.hunting:
         pieces = view.state.pieces
         for card, on in found.hunting.items():

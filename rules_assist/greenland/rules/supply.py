@@ -78,6 +78,8 @@ def b4_disks_of_their_kind(view: Greenland, colour: str) -> Iterable[Finding]:
     for kind in DISKS:
         place = state.places.get(f"{kind}_{colour}")
         for pid in place.contents if place else ():
+            if pid.startswith(kind):
+                continue  # energy-3, ivory-13: a disk of the kind (or its substitute)
             other = state.pieces[pid].kind
             if other != kind:
                 found.append(illegal("B4", f"a {other} disk cannot stand in for {kind}", pid))

@@ -50,7 +50,7 @@ def need(
     if not outside:
         return 0, outside
     if len(outside) > 1:
-        outside.sort(key=_count, reverse=True)  # the sleds go where most cubes go
+        outside.sort(key=_most)  # the sleds go where most cubes go
     load = view.cards.constants.mariner_load
     needed = 0
     for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
@@ -58,8 +58,8 @@ def need(
     return needed, outside
 
 
-def _count(item: tuple[str, int]) -> int:
-    return item[1]
+def _most(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
 
 
 def _sleds(view: Greenland, colour: str) -> int:
