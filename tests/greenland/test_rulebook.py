@@ -278,3 +278,21 @@ def test_the_rulebook_names_each_rule_by_its_section() -> None:
     assert {"B2", "B4", "D7", "D9", "E1", "E2", "E3", "E4", "E5", "E6", "F1"} <= set(
         book.sections()
     )
+
+
+def test_b4_substitutes_stand_in_for_ivory_and_iron_never_for_energy(tmp_path) -> None:
+    """B4: when the ivory or iron runs out a substitute may be added; energy is limited."""
+    game = build(tmp_path, RED_MARINER)
+    rules = game_of(find_module("greenland"))
+    for kind in ("ivory", "iron", "energy"):
+        record = {"id": f"{kind}-99", "kind": kind}
+        game.table.submit(actions.add_piece(game.state, record, f"supply_{kind}"), "test")
+    found = [(f.rule, f.message, f.pieces) for f in rules.audit(game.state)]
+    assert found == [
+        (
+            "B4",
+            "1 substitute energy disks: energy is limited to the 24 disks (only ivory and iron"
+            " may be made up)",
+            ("energy-99",),
+        )
+    ]
