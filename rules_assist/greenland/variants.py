@@ -49,6 +49,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from tabletop.core import TableState
+
 from ..game import Variant
 from ..procedures import ProcedureError
 
@@ -111,10 +113,12 @@ def variant_in(module: Any, vid: str | None) -> Variant:
 
 
 def off_rules(table: Any) -> tuple[str, ...]:
-    """The sections the game plays without."""
+    """The sections the game plays without (kept in the table's layout memo)."""
     state = getattr(table, "state", table)
-    memo = state.layout_memo() if hasattr(state, "layout_memo") else {}
-    key = ("greenland.rules_off", variant_of(state), id(getattr(table, "cards", None)))
+    if not isinstance(state, TableState):
+        return variant(table).rules_off
+    memo = state.layout_memo()
+    key = ("greenland.rules_off", state.counters.get("variant"), id(getattr(table, "cards", None)))
     found = memo.get(key)
     if found is None:
         found = memo[key] = variant(table).rules_off

@@ -296,3 +296,19 @@ def test_b4_substitutes_stand_in_for_ivory_and_iron_never_for_energy(tmp_path) -
             ("energy-99",),
         )
     ]
+
+
+def test_e5_a_husband_s_culture_defends_his_wife_without_a_war_chief(tmp_path) -> None:
+    """E5: hunters may defend a daughter their culture is married to; that is no raid."""
+    position = (
+        '[cultures.red]\nunassigned = 2\ntableau = ["Birgitta"]\n'
+        "[cultures.yellow]\nunassigned = 4\nelders = {6 = 1}\nhusbands = {Birgitta = 1}\n"
+    )
+    game = build(tmp_path, position)
+    rules = game_of(find_module("greenland"))
+    game.table.checker = rules.checker()
+    game.table.policy = Policy(Mode.ADVISORY)
+    change = game.table.submit(
+        actions.move(game.state, yellow_cube(game), "birgitta", spot="hunters"), "yellow"
+    )
+    assert change.findings == () and rules.audit(game.state) == []

@@ -3,10 +3,11 @@ game allows instead (C2).
 
 Invariants, each about one culture's cubes:
 
-- E5: a cube on another culture's tableau card is a raider, and a raid needs
-  a war chief (a rank 4 elder); only daughters, livestock and D cards are
-  raided, and not a D card marked 'no raid'; no cube ever stands on an
-  invention (an I card), in any tableau.
+- E5: a cube on another culture's tableau card is a raider (unless it
+  defends a daughter its culture is married to), and a raid needs a war
+  chief (a rank 4 elder); only daughters, livestock and D cards are raided,
+  and not a D card marked 'no raid'; no cube ever stands on an invention (an
+  I card), in any tableau.
 - F1: one husband a daughter (read for the daughters in a culture's tableau).
 - The beginners' game (C2) has no raids, defence, husbands or New World, so
   section E leaves a hunter the biomes in the rows (E1) and the culture's own
@@ -27,10 +28,11 @@ RAIDABLE = ("daughter", "norse_animal")
 
 
 def _foreign(view: Greenland, colour: str) -> Iterable[tuple[str, dict, list[str]]]:
-    """(card, its row, the culture's cubes on it) for cards in other cultures' tableaus that
-    are no inventions (those are E5's invention rule)."""
-    for card, (owner, cubes) in placement(view, colour).tableau.items():
-        if owner != colour:
+    """(card, its row, the culture's cubes on it) for the cards in other cultures' tableaus the
+    culture raids: not inventions (E5's invention rule), not its wives (it defends them, E5)."""
+    here = placement(view, colour)
+    for card, (owner, cubes) in here.tableau.items():
+        if owner != colour and not any(wife == card for wife, _husband in here.exogamy):
             row = view.row(card)
             if row.get("hand") != "I":
                 yield card, row, cubes
