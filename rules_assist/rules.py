@@ -165,9 +165,15 @@ class Rulebook:
     ) -> list[Finding]:
         found: list[Finding] = []
         targets = list(self.seats(reading)) if seats is None else seats
-        for check in active.per_seat_moved if moved else active.per_seat:
-            for seat in targets:
+        checks = active.per_seat_moved if moved else active.per_seat
+        if len(targets) == 1:  # a move of one seat's pieces, the most common
+            seat = targets[0]
+            for check in checks:
                 found.extend(check(reading, seat))
+        else:
+            for check in checks:
+                for seat in targets:
+                    found.extend(check(reading, seat))
         for check in active.whole_moved if moved else active.whole:
             found.extend(check(reading, None))
         return found

@@ -9,7 +9,6 @@ the culture's nineteen cubes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.core import Finding, Move, Severity
@@ -41,20 +40,21 @@ def colour_of_place(place_id: str) -> str | None:
     return tail if tail in COLOURS else None
 
 
-@dataclass
 class Placement:
     """Where one culture's cubes are."""
 
-    small: int = 0
-    alphas: int = 0
-    hunting: dict[str, list[str]] = field(default_factory=dict)  # card -> cubes hunting on it
-    visiting: list[tuple[str, str, str]] = field(default_factory=list)  # (another culture's
-    # elder card, rank, cube)
-    exogamy: list[tuple[str, str]] = field(default_factory=list)  # (daughter, husband)
-    astray: list[tuple[str, str]] = field(default_factory=list)  # (bowl, cube) of another culture
-    tableau: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # card -> (its owner,
-    # the cubes hunting on it): the tableau cards among ``hunting``
-    ranks: dict[str, int] = field(default_factory=dict)  # its elders on its own card, by rank
+    __slots__ = ("small", "alphas", "hunting", "visiting", "exogamy", "astray", "tableau", "ranks")
+
+    def __init__(self, small: int = 0, alphas: int = 0) -> None:
+        self.small = small
+        self.alphas = alphas
+        self.hunting: dict[str, list[str]] = {}  # card -> the cubes hunting on it
+        self.visiting: list[tuple[str, str, str]] = []  # (another culture's elder card, rank, cube)
+        self.exogamy: list[tuple[str, str]] = []  # (daughter, husband)
+        self.astray: list[tuple[str, str]] = []  # (another culture's bowl, cube)
+        self.tableau: dict[str, tuple[str, list[str]]] = {}  # card -> (its owner, the cubes
+        # hunting on it): the tableau cards among ``hunting``
+        self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
 
     @property
     def mariners(self) -> int:
@@ -67,6 +67,7 @@ class Placement:
 
 _BOWLS = ("hunters_", "valhalla_")
 _KEYS: dict[str, tuple[str, str]] = {}
+_COUNT_KEYS: dict[str, tuple[str, str]] = {}
 CUBES = ("cube", "alpha")
 
 
@@ -89,8 +90,8 @@ def placement(view: Greenland, colour: str) -> Placement:
 
 
 def _placement(view: Greenland, colour: str) -> Placement:
-    cubes = view.cube_pieces(colour)
-    found = Placement(*_counts(view, colour, cubes))
+    cubes, small, alphas = _cubes(view, colour)
+    found = Placement(small, alphas)
     places = view.state.places
     own = (f"hunters_{colour}", f"valhalla_{colour}")
     own_elders = f"elder-{colour}"
@@ -125,14 +126,18 @@ def _placement(view: Greenland, colour: str) -> Placement:
     return found
 
 
-def _counts(view: Greenland, colour: str, cubes: tuple[Any, ...]) -> tuple[int, int]:
-    """(small cubes, Alphas) of a colour: the same until a piece comes or goes."""
+def _cubes(view: Greenland, colour: str) -> tuple[tuple[Any, ...], int, int]:
+    """A colour's cubes, and how many are small and Alphas: the same until a piece comes or
+    goes (kept in the layout memo)."""
     memo = view.state.layout_memo()
-    key = ("greenland.cube_counts", colour)
+    key = _COUNT_KEYS.get(colour) or _COUNT_KEYS.setdefault(
+        colour, ("greenland.cube_counts", colour)
+    )
     found = memo.get(key)
     if found is None:
+        cubes = view.cube_pieces(colour)
         alphas = sum(1 for cube in cubes if cube.kind == "alpha")
-        found = memo[key] = (len(cubes) - alphas, alphas)
+        found = memo[key] = (cubes, len(cubes) - alphas, alphas)
     return found
 
 
