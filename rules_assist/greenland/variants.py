@@ -128,7 +128,10 @@ def off_rules(table: Any) -> tuple[str, ...]:
 def advanced_off(table: Any, rule: str) -> bool:
     """The game plays without ``rule`` (an advanced rule in the beginners' game, C2; the iron
     rule and the replacements in the survivalist game, C3)."""
-    return variant(table).off(rule)
+    off = getattr(table, "rules_off", None)  # a Greenland view keeps them
+    if off is None:
+        off = off_rules(table)
+    return bool(off) and (rule in off or rule.rstrip("0123456789") in off)
 
 
 def param(table: Any, name: str, default: Any = None) -> Any:
