@@ -47,6 +47,7 @@ class Invariant:
     summary: str
     check: Callable[[Any, str | None], Iterable[Finding]]
     per_seat: bool = True
+    moves: bool = True  # False: no move can break it (the core keeps it); only the audit runs it
 
     @property
     def kind(self) -> str:
@@ -75,6 +76,18 @@ def hand_moves(command: Command) -> list[Move]:
     return []
 
 
+@dataclass(frozen=True)
+class _Active:
+    """The checks a variant plays with: per seat, whole table, those a move can break, the
+    transitions."""
+
+    per_seat: tuple[Callable[..., Iterable[Finding]], ...]
+    whole: tuple[Callable[..., Iterable[Finding]], ...]
+    per_seat_moved: tuple[Callable[..., Iterable[Finding]], ...]
+    whole_moved: tuple[Callable[..., Iterable[Finding]], ...]
+    transitions: tuple[Callable[..., Iterable[Finding]], ...]
+
+
 @dataclass
 class Rulebook:
     """A game's invariants and transition rules, and the two ways to apply them."""
@@ -86,15 +99,17 @@ class Rulebook:
     seats_touched: Callable[[Any, Sequence[Move]], Iterable[str]] = lambda reading, moves: ()
     off: Callable[[Any], Iterable[str]] = lambda reading: ()  # sections a variant plays without
     moves_of: Callable[[Command], list[Move]] = hand_moves
+    _cache: dict[Any, _Active] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
-        self, section: str, summary: str, *, per_seat: bool = True
+        self, section: str, summary: str, *, per_seat: bool = True, moves: bool = True
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
-        """Decorator: the function is an invariant of ``section``."""
+        """Decorator: the function is an invariant of ``section`` (``moves=False``: one the
+        table's own commands keep, left to the audit)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
-            self.invariants.append(Invariant(section, summary, function, per_seat))
+            self.invariants.append(Invariant(section, summary, function, per_seat, moves))
             return function
 
         return add
@@ -120,20 +135,47 @@ class Rulebook:
     def _on(self, reading: Any, section: str, off: frozenset[str]) -> bool:
         return section not in off and section.rstrip("0123456789") not in off
 
-    def invariant_findings(self, reading: Any, seats: Iterable[str] | None = None) -> list[Finding]:
+    def _active(self, reading: Any) -> _Active:
+        """The rules a table's variant plays with, sorted for applying (kept per variant)."""
+        off_sections = tuple(self.off(reading))
+        key = (off_sections, len(self.invariants), len(self.transitions))
+        found = self._cache.get(key)
+        if found is None:
+            off = frozenset(off_sections)
+            on = [r for r in self.invariants if self._on(reading, r.section, off)]
+            found = self._cache[key] = _Active(
+                tuple(r.check for r in on if r.per_seat),
+                tuple(r.check for r in on if not r.per_seat),
+                tuple(r.check for r in on if r.per_seat and r.moves),
+                tuple(r.check for r in on if not r.per_seat and r.moves),
+                tuple(r.check for r in self.transitions if self._on(reading, r.section, off)),
+            )
+        return found
+
+    def invariant_findings(
+        self, reading: Any, seats: Iterable[str] | None = None, *, moved: bool = False
+    ) -> list[Finding]:
         """The invariants' findings; ``seats`` limits the per-seat ones to those seats (None:
-        every seat); the whole-table invariants always run."""
-        off = frozenset(self.off(reading))
+        every seat); the whole-table invariants always run (after a move, those a move can
+        break: ``moved``)."""
+        return self._findings(reading, self._active(reading), seats, moved)
+
+    def _findings(
+        self, reading: Any, active: _Active, seats: Iterable[str] | None, moved: bool
+    ) -> list[Finding]:
         found: list[Finding] = []
-        targets = list(self.seats(reading)) if seats is None else list(seats)
-        for rule in self.invariants:
-            if not self._on(reading, rule.section, off):
-                continue
-            if rule.per_seat:
+        targets = list(self.seats(reading)) if seats is None else seats
+        checks = active.per_seat_moved if moved else active.per_seat
+        if len(targets) == 1:  # a move of one seat's pieces, the most common
+            seat = targets[0]
+            for check in checks:
+                found.extend(check(reading, seat))
+        else:
+            for check in checks:
                 for seat in targets:
-                    found.extend(rule.check(reading, seat))
-            else:
-                found.extend(rule.check(reading, None))
+                    found.extend(check(reading, seat))
+        for check in active.whole_moved if moved else active.whole:
+            found.extend(check(reading, None))
         return found
 
     def audit(self, state: TableState) -> list[Finding]:
@@ -146,19 +188,19 @@ class Rulebook:
         if not moves:
             return []
         reading = self.reading(state)
-        off = frozenset(self.off(reading))
+        active = self._active(reading)
         findings: list[Finding] = []
-        for rule in self.transitions:
-            if self._on(reading, rule.section, off):
-                for move in moves:
-                    findings.extend(rule.check(reading, move, moves))
+        for rule in active.transitions:
+            for move in moves:
+                findings.extend(rule(reading, move, moves))
         seats = sorted(set(self.seats_touched(reading, moves)))
-        if not seats and not any(not r.per_seat for r in self.invariants):
+        if not seats and not active.whole_moved:
             return findings
+        state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
         mark = state.mark()
         command.apply(state)
         try:
-            after = self.invariant_findings(self.reading(state), seats)
+            after = self._findings(self.reading(state), active, seats, True)
         finally:
             command.inverse().apply(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again
@@ -173,7 +215,9 @@ class Rulebook:
         key = ("rules.problems", id(self), tuple(seats))
         found = memo.get(key)
         if found is None:
-            found = frozenset(f.describe() for f in self.invariant_findings(reading, seats))
+            found = frozenset(
+                f.describe() for f in self.invariant_findings(reading, seats, moved=True)
+            )
             memo[key] = found
         return found
 

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from ..game import Variant, variants_of
 
 TYPES = ("land", "maritime", "fishing", "metallurgy", "raid", "attack", "any")
 COMPOSITION = {
@@ -132,14 +135,52 @@ def check_rows(deck: Any) -> list[tuple[int | None, str, str]]:
 
 
 @dataclass(frozen=True)
+class Constants:
+    """The rules' numbers, as the module's ``[constants]`` give them (read once a deck)."""
+
+    small_cubes: int  # B4: a culture's small cubes
+    alphas: int  # B4, E7: its Alphas
+    disks: dict[str, int]  # B4: the supply of each kind of disk
+    mariner_load: int  # E1: cubes one mariner carries
+    woodpile: int  # B4: the most energy a culture holds
+
+    @classmethod
+    def of(cls, module: Any) -> Constants:
+        data = getattr(module, "constants", None) or {}
+        try:
+            return cls(
+                int(data["small_cubes"]),
+                int(data["alphas"]),
+                {str(k): int(v) for k, v in dict(data["disks"]).items()},
+                int(data["mariner_load"]),
+                int(data["woodpile"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(
+                f"module.toml [constants] lacks a number Greenland's rules need ({exc})"
+            ) from None
+
+
+@dataclass(frozen=True)
 class Cards:
-    """The deck's rows by row id, with lookups by physical card and by name."""
+    """The deck's rows by row id, with lookups by physical card and by name; the module they
+    come from gives the rules' numbers (``constants``) and the variants (``variants``)."""
 
     rows: dict[str, dict[str, Any]]
+    module: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, module: Any, deck_id: str = "greenland") -> Cards:
-        return cls({row["id"]: row for row in module.decks[deck_id].cards})
+        return cls({row["id"]: row for row in module.decks[deck_id].cards}, module)
+
+    @cached_property
+    def constants(self) -> Constants:
+        return Constants.of(self.module)
+
+    @cached_property
+    def variants(self) -> dict[str, Variant]:
+        """The module's variants (rules_assist/game.py ``Variant``), by id."""
+        return variants_of(self.module)
 
     def physical(self) -> dict[str, list[dict[str, Any]]]:
         """Rows grouped by physical card, in deck order (first side first)."""

@@ -62,7 +62,7 @@ from .deck import Cards
 from .hands import discard_excess
 from .payments import elder_cubes, kill_elder, row_id, spend
 from .sequence import view_of
-from .variants import advanced_off, refuse_if_off
+from .variants import advanced_off, cooperative, refuse_if_off
 from .view import COLOURS, Greenland
 
 ACTIONS = (
@@ -185,7 +185,7 @@ def _acting(
 
 
 def _pay(ctx: ProcedureContext, colour: str, kind: str, action: str, section: str) -> None:
-    if kind == "energy" and ctx.state.counters.get("variant") == "solitaire":
+    if kind == "energy" and cooperative(ctx.state):
         held = [
             k for k in ("energy", "ivory", "iron") if ctx.state.places[f"{k}_{colour}"].contents
         ]

@@ -62,7 +62,7 @@ from .payments import (
 from .payments import describe_gain as _gain_text
 from .payments import describe_payment as _payment_text
 from .sequence import choose_first_player, current_first, player_order, view_of
-from .variants import advanced_off, refuse_if_off, skipped
+from .variants import advanced_off, cooperative, refuse_if_off, skipped
 from .view import COLOURS, Greenland
 
 ROWS = ("north", "south")
@@ -130,7 +130,7 @@ def resolve_event(
         elif kind == "snowflake":
             snowflake(ctx, arg, cards, suffix)
         elif kind == "cooling":
-            if view.counter("variant") == "solitaire":  # K: cooling decimates: number its keys
+            if cooperative(view):  # K: cooling decimates: number its keys
                 suffix = f"_{asked['decimate'] + 1}" if asked["decimate"] else ""
                 asked["decimate"] += 1
             cool(ctx, cards, suffix)
@@ -372,7 +372,7 @@ def cool(ctx: ProcedureContext, cards: Cards | None = None, suffix: str = "") ->
     ``elder_<colour>``, numbered like a decimation icon's).
     """
     view = view_of(ctx.state, cards)
-    solitaire = view.counter("variant") == "solitaire"
+    solitaire = cooperative(view)
     if solitaire:
         turn = view.counter("turn", 1)
         if turn == 1:

@@ -51,15 +51,13 @@ class GreenlandGame(Game):
         return Cards.of(self.module)
 
     # ---- rules -------------------------------------------------------------------------
-    def checker(self) -> Any:
-        from .checks import checker_for
+    @cached_property
+    def rulebook(self) -> Any:  # type: ignore[override]
+        """Greenland's invariants and transition rules (rules_assist/greenland/rules/): the base
+        class makes the move checker and the audit of them."""
+        from .rules import rulebook_for
 
-        return checker_for(self.module)
-
-    def audit(self, state: TableState) -> Any:
-        from .checks import audit_table
-
-        return audit_table(state, self.module)
+        return rulebook_for(self.cards)
 
     has_complete_move = True
 

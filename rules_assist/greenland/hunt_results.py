@@ -15,7 +15,6 @@ from tabletop.core import actions
 from .choices import Asker
 from .hunt_roll import Die, Hunting, Outcome, culture, listing
 from .variants import advanced_off
-from .view import WOODPILE
 
 _SNOWFLAKE = re.compile(r"^snowflake_on_success ([1-9])$")
 _SNOWFLAKE_LESS = re.compile(r"^snowflake -([1-9])$")
@@ -36,7 +35,7 @@ def losses(h: Hunting, dice: list[Die], outcome: Outcome, success: bool) -> list
         among = ", the Alpha among them" if h.alpha in deaths else ""
         h.note(f"the {shown} kill {len(deaths)} {noun}s{among}")
     gained = int(h.row.get("iron") or 0) if success and not h.raid else 0
-    no_iron_rule = h.survivalist or advanced_off(h.view, "F4")  # C3 and C2: no iron rule
+    no_iron_rule = advanced_off(h.view, "F4")  # C3 and C2: no iron rule
     if not no_iron_rule and h.view.disks(h.colour, "iron") + gained > 0:
         lost = f"{len(deaths)} {noun}{'' if len(deaths) == 1 else 's'}"
         question = f"{h.who}: pay an iron to cancel the loss of {lost} on {h.name} (F4)?"
@@ -151,12 +150,13 @@ def _disks(h: Hunting, disk: str, count: int) -> str:
     bowl = f"{disk}_{h.colour}"
     supply = state.places[f"supply_{disk}"].contents
     if disk == "energy":
-        room = max(0, WOODPILE - len(state.places[bowl].contents))
+        woodpile = h.view.woodpile
+        room = max(0, woodpile - len(state.places[bowl].contents))
         got = min(count, room, len(supply))
         for pid in list(supply[len(supply) - got :]):
             h.ctx.move(pid, bowl)
         if got < count and room < count:
-            return f"{got} energy ({count - got} lost: the woodpile holds {WOODPILE}, B4)"
+            return f"{got} energy ({count - got} lost: the woodpile holds {woodpile}, B4)"
         if got < count:
             return f"{got} energy (the supply holds no more)"
         return f"{got} energy"
@@ -212,13 +212,14 @@ def take_card(h: Hunting, outcome: Outcome) -> None:
     place = state.pieces[h.card].place
     index = state.places[place].contents.index(h.card)
     deck = state.places.get(f"{h.view.row_of(h.card)}_deck")
-    replacement = deck.contents[-1] if deck and deck.contents and not h.survivalist else None
+    replaced = not advanced_off(h.view, "G7")  # C3: cards taken are not replaced
+    replacement = deck.contents[-1] if deck and deck.contents and replaced else None
     if replacement is not None:
         h.ctx.move(replacement, place, index=index)
         h.ctx.flip(replacement, True)
     text = f"takes {h.name} into the hand (G6)"
     if replacement is None:
-        text += "; not replaced (C3)" if h.survivalist else "; the deck is empty"
+        text += "; not replaced (C3)" if not replaced else "; the deck is empty"
     else:
         text += f"; {h.view.name(replacement)} replaces it (G7)"
     h.note(text)

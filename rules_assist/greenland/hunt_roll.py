@@ -19,7 +19,7 @@ from typing import Any
 from rules_assist.procedures import ProcedureContext, ProcedureError
 
 from .choices import Asker
-from .variants import refuse_if_off
+from .variants import alpha_face, refuse_if_off
 from .view import Greenland
 
 # The tracker (rank 5, E3) lets a culture re-roll 4s on land hunts (G3 example). The elder
@@ -29,7 +29,6 @@ TRACKER_ABILITY = "reroll 4 land"
 OF_A_KIND = {"doubles": 2, "triples": 3, "quadruples": 4}  # G5, G6
 HIT_FACES = {"warm": (1, 2), "tableau": (1, 2), "cold": (1,)}  # G, D4
 RAID_ATTRITION = (3,)  # G1: each 3 kills a raider
-ALPHA_FACE = {"survivalist": 2}  # E7 gives a 1; C3 a 2
 ALPHA_INACTIVE = ("metallurgy", "raid")  # E7
 _REROLL = re.compile(r"^reroll ([1-6]) (\w+)$")
 _MODIFY = re.compile(r"^modify ([1-6])->([1-6]) (\w+)$")
@@ -256,10 +255,6 @@ class Hunting:
         return self.view.is_new_world(self.card)
 
     @property
-    def survivalist(self) -> bool:
-        return self.variant == "survivalist"
-
-    @property
     def label(self) -> str:
         return f"{self.who} {'raids' if self.raid else 'hunts'} {self.name}"
 
@@ -313,8 +308,8 @@ def roll_hunt(h: Hunting) -> HuntRoll:
 def _alpha_auto(h: Hunting) -> tuple[str, int] | None:
     if h.alpha not in h.cubes or h.raid or h.kind in ALPHA_INACTIVE:
         return None
-    face = ALPHA_FACE.get(h.variant, 1)
-    rule = "E7, C3" if h.survivalist else "E7"
+    face = alpha_face(h.view)  # E7 gives a 1; the survivalist game a 2 (C3)
+    rule = "E7, C3" if face != 1 else "E7"
     question = (
         f"{h.who}: does the Alpha take his automatic {face} on {h.name} "
         f"instead of rolling ({rule})?"

@@ -588,8 +588,7 @@ def _losses(
 ) -> None:
     """The victim's losses: an iron may cancel them (F4), else the victim picks who dies."""
     whom = f"{hits} cube{'' if hits == 1 else 's'}"
-    survivalist = view.counter("variant") == "survivalist"
-    if not survivalist and view.disks(victim, "iron"):
+    if not advanced_off(view, "F4") and view.disks(victim, "iron"):  # C3: no iron rule
         question = f"{culture(victim)}: pay an iron to cancel the loss of {whom} on {name} (F4)?"
         if _yes(ctx, victim, f"pay_iron_{victim}", question, "F4"):
             spend(ctx, victim, "iron")

@@ -19,8 +19,9 @@ from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ProcedureContext
+from ..procedures import ProcedureContext, ProcedureError
 from ..questions import Question
+from .variants import cooperative
 from .view import COLOURS, WOODPILE, Greenland
 
 DISKS = ("energy", "ivory", "iron")
@@ -29,7 +30,7 @@ SUBSTITUTES = ("ivory", "iron")  # K: in the solitaire game they may be spent as
 
 def substitutes(view: Greenland, colour: str) -> dict[str, int]:
     """K: the ivory and iron a culture may spend as energy (solitaire only), by kind."""
-    if view.counter("variant") != "solitaire":
+    if not cooperative(view):
         return {}
     return {kind: n for kind in SUBSTITUTES if (n := view.disks(colour, kind))}
 

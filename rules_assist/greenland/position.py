@@ -292,7 +292,8 @@ def _check_places(position: Position, path: str, cards: Cards) -> None:
 
 def apply_position(ctx: Any, cards: Cards, position: Position, seats: list[str]) -> None:
     """Lay the position's table out: cards first, then decks shuffled, then cubes and disks."""
-    from .setup import EVENTS_IN_PLAY, STARTING_DISKS, Batch
+    from .setup import STARTING_DISKS, Batch
+    from .variants import variant_in
 
     for colour in position.cultures:
         if colour not in seats:
@@ -339,7 +340,7 @@ def apply_position(ctx: Any, cards: Cards, position: Position, seats: list[str])
     batch.submit()
     for deck in ("event_deck", "north_deck", "south_deck"):
         ctx.table.shuffle(deck, "setup", undoable=False)
-    keep = EVENTS_IN_PLAY.get(position.variant or ctx.variant or "standard", 10)
+    keep = variant_in(ctx.module, position.variant or ctx.variant).param("events", 10)
     events = state.places["event_deck"].contents
     if len(events) > keep:
         ctx.submit(

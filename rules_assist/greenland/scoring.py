@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from .payments import value_of
+from .variants import cooperative
 from .view import COLOURS, Greenland
 
 KINDS = ("trophy", "resource", "population", "democratic")
@@ -130,7 +131,7 @@ def score_of(view: Greenland, colour: str) -> dict[str, Any]:
 def score(view: Greenland) -> dict[str, dict[str, Any]]:
     """Each seated culture's victory points by kind and in total (J); K's shared victory in solitaire."""
     points = {colour: score_of(view, colour) for colour in view.seats()}
-    if view.counter("variant") == "solitaire":
+    if cooperative(view):
         won = shared_victory(view)
         for entry in points.values():
             entry["shared_victory"] = won

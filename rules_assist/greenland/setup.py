@@ -15,14 +15,13 @@ from tabletop.modules import SetupContext, SetupError
 
 from .deck import NORSE_ANIMALS, Cards, piece_kind, placeholder_count
 from .position import Position, read_position
+from .variants import variant_in
 
-SMALL_CUBES = 18
-ROW_CARDS = {"two-player": 5}
-EVENTS_IN_PLAY = {"solitaire": 16}
 STARTING_DISKS = {"energy": 5, "ivory": 1, "iron": 1}
-SUPPLY = {"energy": 24, "ivory": 12, "iron": 12}
 DICE = 6
-SEATS_FOR = {"two-player": 2}
+# The variants' numbers are module.toml's: params seats (C1: 2), row_cards (C1: 5), events
+# (K: 16) and removes (C2: the cards out of the beginners' game); the cubes and the disk supply
+# are its [constants].
 
 
 class Batch:
@@ -85,7 +84,7 @@ def setup(ctx: SetupContext) -> None:
     if position is not None and position.variant and position.variant != variant:
         variant = position.variant if not ctx.variant else variant
     seats = [s.id for s in ctx.seats]
-    wanted = SEATS_FOR.get(variant, 3)
+    wanted = variant_in(ctx.module, variant).param("seats", 3)
     if len(seats) != wanted:
         raise SetupError(
             f"the {variant} game of Greenland has {wanted} cultures, not {len(seats)} (choose them with --seats)"
@@ -98,10 +97,11 @@ def setup(ctx: SetupContext) -> None:
     cards = Cards.of(ctx.module)
     _counters(ctx, variant, position)
     _cards(ctx, cards, variant, seats, animal)
-    _pieces(ctx, seats)
+    _pieces(ctx, cards, seats)
     if position is None:
         _deal(ctx, variant, seats)
-        _starting_cubes_and_disks(ctx, seats, with_colony=variant != "beginners")
+        colony = "new_world" not in variant_in(ctx.module, variant).param("removes", ())
+        _starting_cubes_and_disks(ctx, seats, with_colony=colony)
     else:
         from .position import apply_position
 
@@ -140,7 +140,7 @@ def _counters(ctx: SetupContext, variant: str, position: Position | None) -> Non
 
 def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], animal: str) -> None:
     """Every card into its home: decks, elder slots, tableaus, or out of the game (C1, C2, C5)."""
-    beginners = variant == "beginners"
+    removes = set(variant_in(ctx.module, variant).param("removes", ()))  # C2
     batch = Batch(ctx, "put out the cards")
     for card, rows in cards.physical().items():
         first = rows[0]
@@ -150,7 +150,7 @@ def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], anim
         if first["type"] == "event":
             where = ("event_deck", None, False)
         elif first["type"] in ("north", "south"):
-            removed = beginners and bool(first.get("hand"))
+            removed = first.get("hand") in removes
             where = (
                 ("out_of_game", None, True) if removed else (f"{first['type']}_deck", None, False)
             )
@@ -168,7 +168,7 @@ def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], anim
                 else ("out_of_game", None, True)
             )
         elif first["type"] == "daughter":
-            present = first["colour"] in seats and not beginners
+            present = first["colour"] in seats and "daughter" not in removes
             where = (
                 (f"tableau_{first['colour']}", None, True)
                 if present
@@ -176,7 +176,7 @@ def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], anim
             )
         else:  # Norse domestic animals (C5): Red chooses one side of one card
             chosen = next((row for row in rows if row.get("side") == animal), None)
-            if chosen is not None and "red" in seats and not beginners:
+            if chosen is not None and "red" in seats and "norse_animal" not in removes:
                 props["card"] = chosen["id"]
                 where = ("tableau_red", None, True)
             else:
@@ -188,14 +188,14 @@ def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], anim
     batch.submit()
 
 
-def _pieces(ctx: SetupContext, seats: list[str]) -> None:
+def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> None:
     """Cubes (18 small and the Alpha a colour, B4) into Valhalla, disks into the supply, dice into the tray."""
     batch = Batch(ctx, "put out the cubes, disks and dice")
     for seat in seats:
         batch.add("alpha", f"alpha-{seat}", f"valhalla_{seat}", owner=seat)
-        for n in range(1, SMALL_CUBES + 1):
+        for n in range(1, cards.constants.small_cubes + 1):
             batch.add("cube", f"cube-{seat}-{n}", f"valhalla_{seat}", owner=seat)
-    for disk, count in SUPPLY.items():
+    for disk, count in cards.constants.disks.items():
         for n in range(1, count + 1):
             batch.add(disk, f"{disk}-{n}", f"supply_{disk}")
     for n in range(1, DICE + 1):
@@ -211,21 +211,22 @@ def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
     for deck in ("event_deck", "north_deck", "south_deck"):
         table.shuffle(deck, "setup", undoable=False)
     state = ctx.state
-    keep = EVENTS_IN_PLAY.get(variant, 10)
+    chosen = variant_in(ctx.module, variant)
+    keep = chosen.param("events", 10)
     unused = state.places["event_deck"].contents[
         : max(0, len(state.places["event_deck"].contents) - keep)
     ]
     batch = Batch(ctx, f"keep {keep} events, deal the rows")
     for pid in unused:
         batch.move(pid, "out_of_game")
-    count = ROW_CARDS.get(variant, 6)
+    count = chosen.param("row_cards", 6)
     for row in ("north", "south"):
         deck = state.places[f"{row}_deck"].contents
         for i in range(count):
             pid = deck[-1 - i]
             batch.move(pid, f"{row}_warm")
             batch.flip(pid, True)
-    if variant != "beginners":
+    if "new_world" not in chosen.param("removes", ()):  # C2: no New World
         batch.move("markland", "north_warm", index=0)
         batch.move("vinland", "south_warm", index=0)
     batch.submit()

@@ -35,7 +35,8 @@ from .deck import Cards
 from .hands import fits, hand, hand_size
 from .payments import DISKS, row_id
 from .sequence import view_of
-from .view import COLOURS, WOODPILE, Greenland
+from .variants import cooperative
+from .view import COLOURS, Greenland
 
 SWAPS = "solitaire.swaps"  # counter: {"turn": n, "gave": [colours]}
 
@@ -90,8 +91,8 @@ def _item(view: Greenland, text: str, what: str) -> tuple[str, str, str]:
 
 
 def _check_receive(view: Greenland, receiver: str, kind: str, thing: str) -> None:
-    if kind == "disk" and thing == "energy" and view.disks(receiver, "energy") >= WOODPILE:
-        raise ProcedureError(f"{receiver} holds {WOODPILE} energy already (B4: woodpile rot)")
+    if kind == "disk" and thing == "energy" and view.disks(receiver, "energy") >= view.woodpile:
+        raise ProcedureError(f"{receiver} holds {view.woodpile} energy already (B4: woodpile rot)")
     if kind == "husband":
         if view.tableau_owner(thing) == receiver:
             raise ProcedureError(
@@ -129,7 +130,7 @@ def _hand_over(
 def solitaire_swap(ctx: ProcedureContext, give: str, take: str, cards: Cards | None = None) -> str:
     """K: one culture's disk, husband or I card for another culture's, once a turn each."""
     view = view_of(ctx.state, cards)
-    if view.counter("variant") != "solitaire":
+    if not cooperative(view):
         raise ProcedureError("swapping is a rule of the solitaire or cooperative game (K)")
     phase = view.counter("phase", "event")
     if phase != "negotiation":

@@ -1,19 +1,28 @@
-"""Which rules a variant plays without: the beginners' game skips the advanced rules (C2).
+"""The variant a game plays, read from the module's data: the rules it plays without, its numbers.
 
-C2 of the English rulebook says to skip the rules marked as advanced but does
-not list them. The list here comes from C2 of the older Danish edition (27 May
-2014, greenland-rulebook-da-2014.txt), which names them: ``ADVANCED_RULES``.
+Each variant of resources/greenland/module.toml lists ``rules_off`` (the
+sections it plays without) and ``params``; rules_assist/game.py ``Variant``
+holds them. This module is the one place Greenland's rules read them:
 
-- ``variant_of(table)``: the variant a game records (the counter ``variant``),
-  for a Greenland view, a table state or a procedure context.
+- ``variant(table)``: the ``Variant`` a game records (the counter ``variant``),
+  for a Greenland view (its deck knows the module), a table state or a
+  procedure context;
 - ``advanced_off(table, rule)``: the game plays without that rule (the
-  beginners' game and an advanced rule).
+  beginners' game and an advanced rule, C2; the survivalist game and the iron
+  rule or the replacements, C3); ``off_rules(table)`` lists them;
+- ``param(table, name, default)``: one of the variant's numbers or faces (the
+  survivalist Alpha's face, C3; the solitaire game's 16 turns, K);
 - ``refuse_if_off(table, rule, when=True)``: a procedure asked to apply a rule
   the game plays without stops with a ProcedureError naming C2 and the rule.
 
+C2 of the English rulebook says to skip the rules marked as advanced but does
+not list them. The beginners' ``rules_off`` comes from C2 of the older Danish
+edition (27 May 2014, greenland-rulebook-da-2014.txt), which names them:
+``ADVANCED_RULES`` here, with their subjects in our words for the messages.
+
 How the rest of the rules assistant reads the beginners' game:
 
-- The checker (checks.py) gives no findings under these rules and judges the
+- The rulebook (rules/) gives no findings under these rules and judges the
   moves they would allow by the basic ones. Section E lists where a hunter
   may be assigned; without E2 and E5 that is a biome in a row (E1) or a rank
   of the culture's own elder card (E3). So a cube on any tableau card (a
@@ -37,8 +46,12 @@ How the rest of the rules assistant reads the beginners' game:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from tabletop.core import TableState
+
+from ..game import Variant
 from ..procedures import ProcedureError
 
 BEGINNERS = "beginners"
@@ -60,7 +73,17 @@ RULE_NAMES = {
     "I1": "domestication",
     "I4": "tool-making",
 }
-ADVANCED_RULES = tuple(sorted(RULE_NAMES))  # in section order
+ADVANCED_RULES = tuple(sorted(RULE_NAMES))  # in section order: the beginners' rules_off
+
+
+@cache
+def _shipped() -> dict[str, Variant]:
+    """The variants of the shipped module, for a table read without its deck."""
+    from tabletop.modules import find_module
+
+    from .deck import Cards
+
+    return Cards.of(find_module("greenland")).variants
 
 
 def variant_of(table: Any) -> str:
@@ -70,14 +93,62 @@ def variant_of(table: Any) -> str:
     return str(counters.get("variant") or "standard")
 
 
+def variant(table: Any) -> Variant:
+    """The game's ``Variant`` (its rules_off and params), from the module its deck came from."""
+    vid = variant_of(table)
+    cards = getattr(table, "cards", None)
+    known = cards.variants if getattr(cards, "module", None) is not None else _shipped()
+    found = known.get(vid)
+    if found is None:
+        found = Variant(vid, vid)
+    return found
+
+
+def variant_in(module: Any, vid: str | None) -> Variant:
+    """A module's variant by its id (the standard game when none is named)."""
+    from .deck import Cards
+
+    vid = vid or "standard"
+    return Cards.of(module).variants.get(vid) or Variant(vid, vid)
+
+
 def off_rules(table: Any) -> tuple[str, ...]:
-    """The sections the game plays without."""
-    return ADVANCED_RULES if variant_of(table) == BEGINNERS else ()
+    """The sections the game plays without (kept in the table's layout memo)."""
+    state = getattr(table, "state", table)
+    if not isinstance(state, TableState):
+        return variant(table).rules_off
+    memo = state.layout_memo()
+    key = ("greenland.rules_off", state.counters.get("variant"), id(getattr(table, "cards", None)))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = variant(table).rules_off
+    return found
 
 
 def advanced_off(table: Any, rule: str) -> bool:
-    """The game plays without ``rule`` (an advanced rule in the beginners' game, C2)."""
-    return rule in ADVANCED_RULES and variant_of(table) == BEGINNERS
+    """The game plays without ``rule`` (an advanced rule in the beginners' game, C2; the iron
+    rule and the replacements in the survivalist game, C3)."""
+    off = getattr(table, "rules_off", None)  # a Greenland view keeps them
+    if off is None:
+        off = off_rules(table)
+    return bool(off) and (rule in off or rule.rstrip("0123456789") in off)
+
+
+def param(table: Any, name: str, default: Any = None) -> Any:
+    """One of the variant's parameters (module.toml ``params``), or ``default``."""
+    return variant(table).param(name, default)
+
+
+def cooperative(table: Any) -> bool:
+    """The game plays K's own rules (solitaire or cooperative: swaps, ivory and iron spent as
+    energy, cooling decimates, the shared victory)."""
+    return bool(param(table, "cooperative", False))
+
+
+def alpha_face(table: Any) -> int:
+    """The face the Alpha auto-rolls (E7: a 1; the survivalist game's ``alpha_faces``, C3: a 2)."""
+    faces = param(table, "alpha_faces", None) or (1,)
+    return int(faces[0])
 
 
 def skipped(rule: str) -> str:

@@ -11,13 +11,16 @@ from typing import Any
 
 from tabletop.core import Piece, TableState
 
-from .deck import Cards
+from .deck import Cards, Constants
+from .variants import off_rules
 
 COLOURS = ("red", "yellow", "green")
 NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Greenland (E1)
 ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
-WOODPILE = 8  # B4
-_CUBE_IDS: dict[str, list[str]] = {}
+# B4's woodpile as the shipped module.toml gives it, for the procedures that still read it
+# here; the rules read ``Greenland.woodpile`` (the module's [constants]).
+WOODPILE = 8
+_CUBE_IDS: dict[tuple[str, int], list[str]] = {}
 
 
 class Greenland:
@@ -26,6 +29,24 @@ class Greenland:
     def __init__(self, state: TableState, cards: Cards) -> None:
         self.state = state
         self.cards = cards
+        self._off: tuple[str, ...] | None = None
+
+    @property
+    def rules_off(self) -> tuple[str, ...]:
+        """The sections the game's variant plays without (module.toml ``rules_off``)."""
+        if self._off is None:
+            self._off = off_rules(self)
+        return self._off
+
+    # ---- the rules' numbers (module.toml [constants]) -------------------------------
+    @property
+    def constants(self) -> Constants:
+        return self.cards.constants
+
+    @property
+    def woodpile(self) -> int:
+        """B4: the most energy a culture holds."""
+        return self.cards.constants.woodpile
 
     # ---- cards -------------------------------------------------------------------
     def row(self, pid: str) -> dict[str, Any]:
@@ -83,17 +104,24 @@ class Greenland:
 
     # ---- cubes -------------------------------------------------------------------
     def cubes(self, colour: str) -> list[Piece]:
-        """A colour's cubes: the Alpha and cube-<colour>-1 to 18 as set up (others, if added, by a scan)."""
+        """A colour's cubes: the Alpha and cube-<colour>-1 to 18 (the module's number) as set up
+        (others, if added, by a scan)."""
+        return list(self.cube_pieces(colour))
+
+    def cube_pieces(self, colour: str) -> tuple[Piece, ...]:
+        """``cubes``, as the tuple kept in the table's memo (not to be changed)."""
         memo = self.state.layout_memo()  # the same pieces until one comes or goes
         found = memo.get(("greenland.cubes", colour))
         if found is None:
             found = memo[("greenland.cubes", colour)] = tuple(self._cubes(colour))
-        return list(found)
+        return found
 
     def _cubes(self, colour: str) -> list[Piece]:
         pieces = self.state.pieces
-        ids = _CUBE_IDS.get(colour) or _CUBE_IDS.setdefault(
-            colour, [f"alpha-{colour}"] + [f"cube-{colour}-{n}" for n in range(1, 19)]
+        small = self.cards.constants.small_cubes
+        ids = _CUBE_IDS.get((colour, small)) or _CUBE_IDS.setdefault(
+            (colour, small),
+            [f"alpha-{colour}"] + [f"cube-{colour}-{n}" for n in range(1, small + 1)],
         )
         found = [pieces[pid] for pid in ids if pid in pieces]
         if len(found) == len(ids):

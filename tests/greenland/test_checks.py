@@ -89,7 +89,9 @@ def test_e1_homeland_needs_no_mariner_and_per_rule_modes(game) -> None:
 def test_e2_the_new_world_needs_mariners(game) -> None:
     """E2: colonists go by mariner, 4 to a mariner (transport is checked move by move)."""
     game.table.policy = Policy(Mode.ADVISORY)
-    assert rules(put(game, red_cubes(game, 5), "vinland")) == ["E1"]  # five need a second mariner
+    change = put(game, red_cubes(game, 5), "vinland")
+    assert rules(change) == ["E2"]  # five need a second mariner (E2 names the New World)
+    assert "need 2 mariner(s)" in change.findings[0].message
     game.table.undo("red")
     assert rules(put(game, red_cubes(game, 4), "vinland")) == []
 

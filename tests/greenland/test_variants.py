@@ -67,8 +67,9 @@ def test_c2_each_advanced_rule_is_off_in_beginners_and_on_in_standard(tmp_path, 
     for variant in ("standard", "survivalist", BEGINNERS):
         game = game_in(tmp_path, variant, "")
         assert variant_of(view(game)) == variant
-        assert advanced_off(view(game), rule) is (variant == BEGINNERS)
-        assert advanced_off(game.state, rule) is (variant == BEGINNERS)
+        off = variant == BEGINNERS or (variant == "survivalist" and rule == "F4")  # C3: no F4
+        assert advanced_off(view(game), rule) is off
+        assert advanced_off(game.state, rule) is off
     assert off_rules(game.state) == ADVANCED_RULES
     assert not advanced_off(game.state, "E1")  # a basic rule stays
 
@@ -375,3 +376,29 @@ def test_i1_i4_hand_cards_into_the_tableau(tmp_path, variant, rule, procedure, l
     assert any(text.startswith("Banishment") for text in offered)  # I2 is basic
     with pytest.raises(ProcedureError, match=rf"\({rule}, C2\)"):
         run(game, procedure, colour="red")
+
+
+# ---- the variants as data (module.toml) ------------------------------------------------------
+def test_the_variants_rules_off_and_params_are_the_modules_data() -> None:
+    from rules_assist.greenland.variants import variant_in
+
+    module = find_module("greenland")
+    assert variant_in(module, BEGINNERS).rules_off == ADVANCED_RULES  # C2, as the 2014 list
+    assert variant_in(module, "survivalist").rules_off == ("F4", "G7")  # C3
+    assert variant_in(module, "two-player").param("row_cards") == 5  # C1
+    assert variant_in(module, None).id == "standard"
+    assert Cards.of(module).constants.woodpile == 8  # B4, from [constants]
+
+
+@pytest.mark.parametrize(
+    "variant,face,cooperates,turns",
+    [("standard", 1, False, None), ("survivalist", 2, False, None), ("solitaire", 1, True, 16)],
+)
+def test_the_variant_a_game_records_reads_its_params(tmp_path, variant, face, cooperates, turns):
+    from rules_assist.greenland.variants import alpha_face, cooperative, param
+
+    game = game_in(tmp_path, variant, "")
+    for table in (view(game), game.state):
+        assert alpha_face(table) == face  # E7; C3
+        assert cooperative(table) is cooperates  # K
+        assert param(table, "turns") == turns  # K: the game ends after the 16th turn

@@ -1,0 +1,172 @@
+"""Greenland's rulebook as declared, and the reading of the table its rules share.
+
+``BOOK`` collects the rules the modules beside this one declare (each a
+function named by its section). ``placement(view, colour)`` is where one
+culture's cubes are, read once a table (kept in the table's memo): the
+invariants about cubes all look at it, so a move checked costs one look at
+the culture's nineteen cubes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.core import Finding, Move, Severity
+
+from ...rules import Rulebook
+from ..view import COLOURS, Greenland
+
+
+def _no_reading(state: Any) -> Any:
+    raise TypeError("Greenland's rulebook reads a table with its deck: use rulebook_for(cards)")
+
+
+BOOK = Rulebook(reading=_no_reading)
+
+
+def illegal(rule: str, message: str, *pieces: str) -> Finding:
+    return Finding(rule, message, Severity.ILLEGAL, tuple(pieces))
+
+
+def plays_without(view: Greenland, rule: str) -> bool:
+    """The game's variant plays without ``rule`` (or the part it belongs to)."""
+    off = view.rules_off
+    return bool(off) and (rule in off or rule.rstrip("0123456789") in off)
+
+
+def colour_of_place(place_id: str) -> str | None:
+    """The culture a per-culture place belongs to (``hunters_red``: red), else None."""
+    _, _, tail = place_id.rpartition("_")
+    return tail if tail in COLOURS else None
+
+
+class Placement:
+    """Where one culture's cubes are."""
+
+    __slots__ = ("small", "alphas", "hunting", "visiting", "exogamy", "astray", "tableau", "ranks")
+
+    def __init__(self, small: int = 0, alphas: int = 0) -> None:
+        self.small = small
+        self.alphas = alphas
+        self.hunting: dict[str, list[str]] = {}  # card -> the cubes hunting on it
+        self.visiting: list[tuple[str, str, str]] = []  # (another culture's elder card, rank, cube)
+        self.exogamy: list[tuple[str, str]] = []  # (daughter, husband)
+        self.astray: list[tuple[str, str]] = []  # (another culture's bowl, cube)
+        self.tableau: dict[str, tuple[str, list[str]]] = {}  # card -> (its owner, the cubes
+        # hunting on it): the tableau cards among ``hunting``
+        self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
+
+    @property
+    def mariners(self) -> int:
+        return self.ranks.get("rank6", 0)
+
+    @property
+    def war_chiefs(self) -> int:
+        return self.ranks.get("rank4", 0)
+
+
+_BOWLS = ("hunters_", "valhalla_")
+_KEYS: dict[str, tuple[str, str]] = {}
+_COUNT_KEYS: dict[str, tuple[str, str]] = {}
+CUBES = ("cube", "alpha")
+
+
+def placement(view: Greenland, colour: str) -> Placement:
+    """Where ``colour``'s cubes are on this table (read once a table)."""
+    state = view.state
+    kept = view.__dict__.get("_placements")  # on the view while the table is unchanged
+    if kept is None or kept[0] != state.version:
+        kept = view.__dict__["_placements"] = (state.version, {})
+    found = kept[1].get(colour)
+    if found is not None:
+        return found
+    memo = state.memo()
+    key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _placement(view, colour)
+    kept[1][colour] = found
+    return found
+
+
+def _placement(view: Greenland, colour: str) -> Placement:
+    cubes, small, alphas = _cubes(view, colour)
+    found = Placement(small, alphas)
+    places = view.state.places
+    own = (f"hunters_{colour}", f"valhalla_{colour}")
+    own_elders = f"elder-{colour}"
+    for cube in cubes:
+        where = cube.place
+        if where in own:
+            continue
+        card = places[where].parent
+        if card is None:
+            if where.startswith(_BOWLS):
+                found.astray.append((where, cube.id))
+            continue
+        spot = cube.spot
+        if spot == "hunters":
+            hunting = found.hunting.get(card)
+            if hunting is None:
+                found.hunting[card] = [cube.id]
+            else:
+                hunting.append(cube.id)
+        elif spot == "exogamy":
+            found.exogamy.append((card, cube.id))
+        elif where == own_elders:
+            found.ranks[spot] = found.ranks.get(spot, 0) + 1
+        elif where.startswith("elder-"):
+            found.visiting.append((card, spot or "", cube.id))
+    if found.hunting:
+        pieces = view.state.pieces
+        for card, on in found.hunting.items():
+            holder = pieces[card].place
+            if holder.startswith("tableau_"):
+                found.tableau[card] = (holder[8:], on)
+    return found
+
+
+def _cubes(view: Greenland, colour: str) -> tuple[tuple[Any, ...], int, int]:
+    """A colour's cubes, and how many are small and Alphas: the same until a piece comes or
+    goes (kept in the layout memo)."""
+    memo = view.state.layout_memo()
+    key = _COUNT_KEYS.get(colour) or _COUNT_KEYS.setdefault(
+        colour, ("greenland.cube_counts", colour)
+    )
+    found = memo.get(key)
+    if found is None:
+        cubes = view.cube_pieces(colour)
+        alphas = sum(1 for cube in cubes if cube.kind == "alpha")
+        found = memo[key] = (cubes, len(cubes) - alphas, alphas)
+    return found
+
+
+def moved_cube(view: Greenland, move: Move) -> tuple[str, Any] | None:
+    """(colour, piece) when the move takes a culture's cube, else None."""
+    piece = view.state.pieces[move.piece]
+    if piece.kind not in CUBES or piece.owner not in COLOURS:
+        return None
+    return piece.owner, piece
+
+
+def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
+    """The cultures whose part of the table the moves change: the owners of what moves, the
+    owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
+    pieces, places = view.state.pieces, view.state.places
+    seats: set[str] = set()
+    for move in moves:
+        owner = pieces[move.piece].owner
+        if owner in COLOURS:
+            seats.add(owner)
+        for place_id in (move.src.place, move.dst.place):
+            colour = colour_of_place(place_id)
+            if colour is not None:
+                seats.add(colour)
+                continue
+            place = places.get(place_id)
+            card = place.parent if place is not None else None
+            if card is not None and card in pieces:
+                holder = colour_of_place(pieces[card].place)
+                if holder is not None:
+                    seats.add(holder)
+    return seats

@@ -1,0 +1,216 @@
+"""Transport: mariners and sleds (E1), colonists going to the New World (E2), a colony
+abandoned (E4).
+
+- E1 is an invariant: every card outside a culture's homeland where it has
+  hunters needs a mariner for each 4 of them, except one card per sled (sleds
+  only in Greenland). Colonists are not counted: they stay where they went.
+- E2 is a transition. A colonist who came in an earlier turn and one who
+  arrives now look the same on the table, and only the newcomer needs a
+  mariner this turn; so the rule is about the change: the cubes a command
+  takes onto a New World card need mariners of their own, 4 to a mariner,
+  beside those carrying hunters outside the homeland once the command is made.
+- E4's colony abandonment is about leaving: colonists go hunting in Greenland
+  only if all of the culture's colonists leave together, by mariner.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from tabletop.core import Finding, Move
+
+from ..view import NORTH_CULTURES, ROW_PLACES, Greenland
+from .book import BOOK, illegal, moved_cube, placement
+
+
+def need(
+    view: Greenland, colour: str, hunting: dict[str, int]
+) -> tuple[int, list[tuple[str, int]]]:
+    """E1: the mariners needed for hunters on these cards (card: count), and the cards
+    outside the homeland with their counts, most first. New World cards are not counted."""
+    pieces = view.state.pieces
+    home = "south" if colour == "red" else "north"  # E1: the Norse South, Thule and Tunit North
+    north = colour in NORTH_CULTURES
+    outside = []
+    for card, count in hunting.items():
+        if count <= 0:
+            continue
+        place = pieces[card].place
+        if place in ROW_PLACES:
+            if place.startswith(home) or view.is_new_world(card):
+                continue  # a biome of the homeland, or colonists (not counted here)
+        elif place.startswith("tableau_"):
+            owner = place[8:]
+            if owner == colour or (north and owner in NORTH_CULTURES):
+                continue  # a tableau of the homeland
+        elif view.is_new_world(card):
+            continue
+        outside.append((card, count))
+    if not outside:
+        return 0, outside
+    if len(outside) > 1:
+        outside.sort(key=_most)  # the sleds go where most cubes go
+    load = view.cards.constants.mariner_load
+    needed = 0
+    for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
+        needed += -(-count // load)
+    return needed, outside
+
+
+def _most(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
+
+
+def _sleds(view: Greenland, colour: str) -> int:
+    memo = view.state.memo()
+    key = ("greenland.sleds", colour)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = view.sleds(colour)
+    return found
+
+
+@BOOK.invariant("E1", "hunters outside the homeland need mariners, 4 cubes each, or a sled")
+def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
+    hunting = placement(view, colour).hunting
+    if not hunting:
+        return ()
+    needed, outside = need(view, colour, {card: len(cubes) for card, cubes in hunting.items()})
+    if not needed:
+        return ()
+    mariners = placement(view, colour).mariners
+    if needed <= mariners:
+        return ()
+    cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
+    pieces = [cube for card, _n in outside for cube in hunting[card]]
+    load = view.constants.mariner_load
+    return (
+        illegal(
+            "E1",
+            f"{colour}'s hunters outside the homeland ({cards}) need {needed} mariner(s),"
+            f" {load} cubes each; {colour} has {mariners}",
+            *pieces,
+        ),
+    )
+
+
+def _card(view: Greenland, place_id: str) -> str | None:
+    place = view.state.places.get(place_id)
+    return place.parent if place is not None else None
+
+
+@BOOK.transition("E2", "colonists go to the New World by mariner, 4 to a mariner")
+def e2_colonists_arrive_by_mariner(
+    view: Greenland, move: Move, moves: Sequence[Move]
+) -> Iterable[Finding]:
+    target = _card(view, move.dst.place)
+    if target is None or not view.is_new_world(target):
+        return ()
+    cube = moved_cube(view, move)
+    if cube is None:
+        return ()
+    colour = cube[0]
+    arrivals: dict[str, list[str]] = {}
+    for m in moves:  # the command's arrivals of this culture; judged at the first of them
+        card = _card(view, m.dst.place)
+        if (
+            card is not None
+            and card != _card(view, m.src.place)
+            and view.is_new_world(card)
+            and view.state.pieces[m.piece].owner == colour
+        ):
+            arrivals.setdefault(card, []).append(m.piece)
+    if not arrivals or next(iter(arrivals.values()))[0] != move.piece:
+        return ()
+    hunting, mariners = _after(view, colour, moves)
+    busy, _outside = need(view, colour, hunting)
+    load = view.constants.mariner_load
+    wanted = sum(math.ceil(len(cubes) / load) for cubes in arrivals.values())
+    if busy + wanted <= mariners:
+        return ()
+    cards = ", ".join(f"{view.name(c)} ({len(n)})" for c, n in arrivals.items())
+    besides = f", beside the {busy} carrying hunters outside the homeland" if busy else ""
+    return (
+        illegal(
+            "E2",
+            f"{colour}'s colonists going to the New World ({cards}) need {wanted} mariner(s),"
+            f" {load} cubes each{besides}; {colour} has {mariners}",
+            *(cube for cubes in arrivals.values() for cube in cubes),
+        ),
+    )
+
+
+def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[str, int], int]:
+    """The culture's hunters by card and its mariners once the moves are made (read on the
+    table before them)."""
+    here = placement(view, colour)
+    hunting = {card: len(cubes) for card, cubes in here.hunting.items()}
+    mariners = here.mariners
+    elder = f"elder-{colour}"
+    pieces = view.state.pieces
+    for m in moves:
+        if pieces[m.piece].owner != colour or pieces[m.piece].kind not in ("cube", "alpha"):
+            continue
+        src, dst = _card(view, m.src.place), _card(view, m.dst.place)
+        if src is not None and m.src.spot == "hunters":
+            hunting[src] = hunting.get(src, 0) - 1
+        if dst is not None and m.dst.spot == "hunters":
+            hunting[dst] = hunting.get(dst, 0) + 1
+        mariners += (m.dst.place == elder and m.dst.spot == "rank6") - (
+            m.src.place == elder and m.src.spot == "rank6"
+        )
+    return hunting, mariners
+
+
+@BOOK.transition("E4", "a colony is abandoned whole, by mariner")
+def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
+    origin = _card(view, move.src.place)
+    if origin is None or not view.is_new_world(origin):
+        return ()
+    target = _card(view, move.dst.place)
+    if target is None or origin == target or view.is_new_world(target):
+        return ()
+    cube = moved_cube(view, move)
+    if cube is None:
+        return ()
+    colour = cube[0]
+    pieces = view.state.pieces
+    leaving = []
+    for m in moves:
+        src, dst = _card(view, m.src.place), _card(view, m.dst.place)
+        if (
+            pieces[m.piece].owner == colour
+            and src is not None
+            and view.is_new_world(src)
+            and not (dst is not None and view.is_new_world(dst))
+        ):
+            leaving.append(m.piece)
+    if leaving[0] != move.piece:
+        return ()  # judged once a command, at its first colonist leaving
+    colonists = [
+        c
+        for card, cubes in placement(view, colour).hunting.items()
+        if view.is_new_world(card)
+        for c in cubes
+    ]
+    staying = [c for c in colonists if c not in leaving]
+    if staying:
+        return (
+            illegal(
+                "E4",
+                f"a colony is abandoned whole: {len(staying)} {colour} colonist(s) would stay behind",
+                *leaving,
+            ),
+        )
+    wanted = math.ceil(len(leaving) / view.constants.mariner_load)
+    mariners = view.mariners(colour)
+    if wanted > mariners:
+        return (
+            illegal(
+                "E4",
+                f"evacuating {len(leaving)} colonists needs {wanted} mariner(s); {colour} has {mariners}",
+                *leaving,
+            ),
+        )
+    return ()
