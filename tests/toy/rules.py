@@ -51,9 +51,15 @@ class Race:
         return int(self.state.counters.get("turn") or 1)
 
     def cubes(self, seat: str) -> list[str]:
-        return sorted(
-            p.id for p in self.state.pieces.values() if p.kind == "cube" and p.owner == seat
-        )
+        """The seat's cubes (kept while no piece comes or goes: the table's layout memo)."""
+        memo = self.state.layout_memo()
+        found = memo.get("race.cubes")
+        if found is None:
+            found = memo["race.cubes"] = {}
+            for piece in sorted(self.state.pieces.values(), key=lambda p: p.id):
+                if piece.kind == "cube":
+                    found.setdefault(piece.owner, []).append(piece.id)
+        return found.get(seat, [])
 
     def space(self, cube: str) -> str | None:
         piece = self.state.pieces[cube]

@@ -219,3 +219,9 @@ def test_conformance_on_many_seeds(game, variant, tmp_path):
             e.command.procedure for e in again.table.entries if hasattr(e.command, "procedure")
         }
     assert {"race.roll", "race.advance"} <= procedures
+
+
+def test_the_bench_counts_games_a_second():
+    from tests.toy.bench import games_per_s
+
+    assert games_per_s(games=3) > 0
