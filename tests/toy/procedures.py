@@ -72,18 +72,18 @@ def _next_turn(ctx: ProcedureContext, race: Race) -> None:
 
 PROCEDURES = ProcedureTable(
     [
-        ProcedureSpec("roll", roll, "R4", (ROLL,), "roll the die", log_name="race.roll"),
+        ProcedureSpec("roll", roll, "R4", (ROLL,), "roll the die", log_name="toy.roll"),
         ProcedureSpec(
             "advance",
             advance,
             "R5",
             (MOVE,),
             "share the roll among your cubes",
-            log_name="race.advance",
+            log_name="toy.advance",
             example="--choice move=cube-red-1=2,cube-red-2=1",
         ),
         ProcedureSpec(
-            "end-turn", end_turn, "R5", (MOVE,), "pass the turn on", log_name="race.end-turn"
+            "end-turn", end_turn, "R5", (MOVE,), "pass the turn on", log_name="toy.end-turn"
         ),
     ]
 )

@@ -37,7 +37,7 @@ def start(game, seats="red,blue", variant="standard", seed=1, strict=True):
 
 def rolled(game, session, pips):
     session.table.random.force_faces([pips])
-    game.run(session.table, "roll", "race")
+    game.run(session.table, "roll", "toy")
     return Race(session.state, game)
 
 
@@ -61,7 +61,7 @@ def test_the_roll_and_the_share_answered_through_choices(game):
     game.run(session.table, "advance", "red", choices={"move": "cube-red-1=3,cube-red-2=1"})
     assert [race.space(c) for c in race.cubes("red")] == ["3", "1", "start"]
     assert (race.phase, race.to_move, race.pips, race.turn) == ("roll", "blue", 0, 2)
-    assert session.table.entries[-1].command.procedure == "race.advance"
+    assert session.table.entries[-1].command.procedure == "toy.advance"
 
 
 def test_a_missing_share_names_the_question_its_kind_and_owner(game):
@@ -218,7 +218,7 @@ def test_conformance_on_many_seeds(game, variant, tmp_path):
         procedures = {
             e.command.procedure for e in again.table.entries if hasattr(e.command, "procedure")
         }
-    assert {"race.roll", "race.advance"} <= procedures
+    assert {"toy.roll", "toy.advance"} <= procedures
 
 
 def test_the_bench_counts_games_a_second():
