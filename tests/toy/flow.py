@@ -8,7 +8,8 @@ from typing import Any
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Status
 from tabletop.core import Command, TableState
 
-from .rules import HOME, MOVE, OVER, ROLL, Race, hand_move
+from .reading import HOME, MOVE, OVER, ROLL, Race
+from .rules import hand_move
 
 LABELS = {ROLL: "Roll", MOVE: "Move", OVER: "Game over"}
 

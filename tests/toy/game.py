@@ -13,6 +13,7 @@ from tabletop.core import Command, TableState
 from . import rules
 from .flow import RaceFlow
 from .procedures import PROCEDURES
+from .reading import START, Race
 from .setup import setup
 
 
@@ -54,15 +55,13 @@ class RaceGame(Game):
 
     def score(self, state: TableState) -> list[dict[str, Any]]:
         """A row a player: cubes home and spaces travelled (R6)."""
-        race = rules.Race(state, self)
+        race = Race(state, self)
         over = self.flow.is_terminal(state)
         return [
             {
                 "seat": seat,
                 "home": race.home(seat),
-                "travelled": sum(
-                    race.steps[race.space(c) or rules.START] for c in race.cubes(seat)
-                ),
+                "travelled": sum(race.steps[race.space(c) or START] for c in race.cubes(seat)),
                 "final": over,
             }
             for seat in race.seats

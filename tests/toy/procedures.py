@@ -7,7 +7,7 @@ from rules_assist.game import ProcedureSpec, ProcedureTable
 from rules_assist.procedures import ProcedureContext, ProcedureError
 from rules_assist.questions import Question
 
-from .rules import HOME, MOVE, OVER, ROLL, TRACK, Race
+from .reading import HOME, MOVE, OVER, ROLL, TRACK, Race
 
 
 def roll(ctx: ProcedureContext, game: object) -> str:

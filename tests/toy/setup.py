@@ -6,7 +6,7 @@ from tabletop.core import Command, Compound, actions
 from tabletop.modules import SetupContext
 from tabletop.modules.rules import game_of
 
-from .rules import ROLL, START, TRACK
+from .reading import ROLL, START, TRACK
 
 
 def setup(context: SetupContext) -> None:

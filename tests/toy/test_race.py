@@ -17,7 +17,7 @@ from tabletop.core import Mode, Policy, Refused, Severity, actions
 from tabletop.modules import load_module, new_game
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game as Session
-from tests.toy.rules import Race
+from tests.toy.reading import Race
 
 FOLDER = Path(__file__).parent
 
