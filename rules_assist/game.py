@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tabletop.core import Command, Finding, Table, TableState
@@ -198,8 +199,9 @@ class Game:
     has_complete_move = False
 
     # ---- variants ----------------------------------------------------------------------
-    @property
+    @cached_property
     def variants(self) -> dict[str, Variant]:
+        """The module's variants, read once (the rules ask for them at every turn)."""
         return variants_of(self.module)
 
     def variant(self, state: TableState) -> Variant:

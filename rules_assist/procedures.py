@@ -165,7 +165,8 @@ class ProcedureContext:
             if self.answerer is not None:
                 self.choices[key] = self.answerer(ChoiceNeeded(question), self.state)
             else:
-                self.missing.append(question)
+                if all(q.key != key for q in self.missing):  # asked again: listed once
+                    self.missing.append(question)
                 if not question.answerable():
                     raise ChoiceNeeded(self.missing[0], self.missing[1:])
                 return question.default()

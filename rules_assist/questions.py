@@ -222,7 +222,7 @@ class Question:
             return ",".join(value) or "none"
         if isinstance(value, str):  # a payment's alternative
             return value
-        return ",".join(f"{g}={n}" for g, n in value.items())
+        return ",".join(f"{g}={n}" for g, n in value.items()) or "none"
 
     def default(self) -> Any:
         """A fitting answer, the plainest one: the first option, no, the first ``low`` options,
@@ -263,6 +263,8 @@ class Question:
         if self.kind == ONE_OF:
             return rng.choice(self.options) if self.options else self.default()
         if self.kind == SUBSET:
+            if self.low > len(self.options):
+                return self.default()  # nothing fits: the default says why
             hi = min(self.high, len(self.options))
             n = rng.randint(min(self.low, hi), hi)
             return tuple(rng.sample(self.options, n))
