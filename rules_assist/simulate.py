@@ -68,7 +68,9 @@ def play(
         seat = None if player == CHANCE else player
         if table.state.version != clock:
             clock, failed = table.state.version, set()
-        actions = [a for a in driver.legal_actions() if _key(a) not in failed]
+        actions = driver.legal_actions()
+        if failed:
+            actions = [a for a in actions if _key(a) not in failed]
         if not actions:
             raise SimulationError(
                 f"{game.id}: nobody can move ({'; '.join(driver.status().lines) or player})"

@@ -69,7 +69,7 @@ class GreenlandFlow:
         """J: the turn sequence has ended the game, or no culture is left in play (J1)."""
         if state.counters.get("game_over") is not None:
             return True
-        return not in_play(self.view(state))
+        return self.status(state).to_move == TERMINAL
 
     def returns(self, state: TableState) -> dict[str, float]:
         """Each culture's victory points (J, scoring.py)."""
@@ -188,7 +188,8 @@ def hunt_actions(view: Greenland) -> list[Action]:
     found = []
     for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
         for pid in state.places[place].contents if place in state.places else ():
-            if pid in hunted:
+            area = state.places.get(pid)
+            if area is None or not area.contents or pid in hunted:
                 continue
             hunters = view.hunters_on(pid)
             if not hunters:

@@ -155,19 +155,25 @@ def _fighters(view: Greenland, card: str, colour: str) -> list[str]:
 
 
 def attackers(view: Greenland, card: str, order: list[str] | None = None) -> list[str]:
-    """Who may attack on a card now (F2), in most iron order (A3)."""
+    """Who may attack on a card now (F2), in most iron order (A3); read once a table."""
     if advanced_off(view, "F2"):  # C2: the beginners' game has no attacks
         return []
     cubes = present(view, card)
     if len(cubes) < 2:
         return []  # nobody else there: no victims
-    found = []
-    for colour in order if order is not None else negotiation_order(view):
-        if colour not in cubes or not _victims(view, card, colour):
-            continue
-        if view.war_chiefs(colour) or _defending(view, card, colour):
-            found.append(colour)
-    return found
+    order = order if order is not None else negotiation_order(view)
+    memo = view.state.memo()
+    key = ("greenland.attackers", card, tuple(order))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = [
+            colour
+            for colour in order
+            if colour in cubes
+            and _victims(view, card, colour)
+            and (view.war_chiefs(colour) or _defending(view, card, colour))
+        ]
+    return list(found)
 
 
 def _this_turn(view: Greenland, counter: str, key: str) -> list[str]:
@@ -225,7 +231,10 @@ def obligations(view: Greenland) -> list[tuple[str, str]]:
     order = negotiation_order(view)
     done = attacked(view)
     found = []
+    places = view.state.places
     for card in table_cards(view):
+        if len(places[card].contents) < 2:
+            continue  # cubes of one culture at most: nobody to attack
         if contested(view, card, order):
             found += [
                 (c, card) for c in chief_order(view, card, order) if f"{c}@{card}" not in done
@@ -240,8 +249,9 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     done = attacked(view)
     peace = at_peace(view)
     found = []
+    places = view.state.places
     for card in table_cards(view):
-        if card in peace:
+        if card in peace or len(places[card].contents) < 2:
             continue
         chief_waiting = False
         for colour in attackers(view, card, order):
