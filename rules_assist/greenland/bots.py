@@ -1,21 +1,23 @@
-"""Bots that play Greenland through the same doors a person uses, and the loop that lets them.
+"""Bots that play Greenland through the same doors a person uses: the turn driver and the procedures.
 
-A bot answers two things (the ``Bot`` protocol):
+A bot does three things (rules_assist/bots.py's ``Bot`` protocol):
 
-- ``answer(state, need)``: any question a procedure asks (``ChoiceNeeded``:
-  a key and its options), from the options, on the table as the procedure
-  sees it when it asks;
-- ``assign(view, colour)``: the hand moves of the hunter assignment phase (E),
-  each a command the checker finds legal on the table the ones before leave
-  (``checks.check`` on every candidate; a candidate with an 'illegal'
-  finding is dropped).
+- ``act(driver, seat, actions)``: which of the legal actions the turn flow
+  (flow.py) offers to take (``TurnPlay``: the Greenland heuristics below);
+- ``moves(driver, seat)``: the hand moves of the hunter assignment phase (E),
+  its ``assign(view, colour)``: each a command the checker finds legal on the
+  table the ones before leave (``checks.check`` on every candidate; a
+  candidate with an 'illegal' finding is dropped);
+- ``answer(state, question)``: any question a procedure asks.
 
-``RandomBot(seed)`` picks at random among legal moves and offered answers;
-``GreedyBot()`` hunts the warm biomes with the best expected yield it can
-reach, promotes a mariner when it has none, and answers to keep its cubes
-alive (it pays iron, takes trophies and cards, feeds its animals with energy).
+``RandomBot(seed)`` picks at random among legal moves, attacks and elder
+actions; ``GreedyBot()`` hunts the warm biomes with the best expected yield
+it can reach, promotes a mariner when it has none, makes peace rather than
+attack, plays its hand cards as elder actions, and hunts the richest cards
+first.
 
-``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with them.
+``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with
+them; ``bot_turn`` plays a bot seat's turn at the window's table.
 """
 
 from __future__ import annotations
