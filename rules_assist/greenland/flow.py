@@ -185,8 +185,9 @@ def hunt_actions(view: Greenland) -> list[Action]:
     first = current_first(view)
     hunted = set(view.counter("hunt.done") or ())
     state = view.state
+    seats = view.seats()
     found = []
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in seats)):
         for pid in state.places[place].contents if place in state.places else ():
             area = state.places.get(pid)
             if area is None or not area.contents or pid in hunted:
@@ -197,7 +198,7 @@ def hunt_actions(view: Greenland) -> list[Action]:
             if place.startswith("tableau_") and not hunt_order(view, pid):
                 continue  # only its defenders there: nobody raids it (G1)
             owners = [state.pieces[h].owner for h in hunters]
-            who = ", ".join(f"{c} {owners.count(c)}" for c in view.seats() if c in owners)
+            who = ", ".join(f"{c} {owners.count(c)}" for c in seats if c in owners)
             found.append(
                 Action(
                     f"Hunt {view.name(pid)} ({who})",

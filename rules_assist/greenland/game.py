@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.core import Command, TableState
 
 from ..game import Game, ProcedureSpec, ProcedureTable
+from .procedure_table import spec_for, takes_cards
 
 
 class GreenlandGame(Game):
@@ -84,8 +85,6 @@ class GreenlandGame(Game):
 
     def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
         """The parameters with the game's deck rows (``cards``) for a procedure that takes them."""
-        from .procedure_table import takes_cards
-
         if "cards" not in params and takes_cards(spec.function):
             return {**params, "cards": self.cards}
         return params
@@ -101,8 +100,6 @@ class GreenlandGame(Game):
         answerer: Any = None,
     ) -> Any:
         """As ``Game.run``, an elder action logged under its own name ('greenland.elder.banish')."""
-        from .procedure_table import spec_for
-
         spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
         return super().run(
             table,

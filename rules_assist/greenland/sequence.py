@@ -108,11 +108,15 @@ def player_order(view: Greenland, first: str | None) -> list[str]:
 
 def current_first(view: Greenland) -> str | None:
     """This turn's first player (the counter), or the first culture seated."""
+    memo = view.state.memo()
+    if "greenland.first" in memo:
+        return memo["greenland.first"]
     first = view.counter("first_player")
-    if first in view.seats():
-        return first
-    seats = in_play(view) or view.seats()
-    return seats[0] if seats else None
+    if first not in view.seats():
+        seats = in_play(view) or view.seats()
+        first = seats[0] if seats else None
+    memo["greenland.first"] = first
+    return first
 
 
 def first_icon(view: Greenland, event: str) -> tuple[str, str | None] | None:
