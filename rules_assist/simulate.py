@@ -53,20 +53,24 @@ def play(
     *,
     max_actions: int = MAX_ACTIONS,
     after_action: Callable[[], None] | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> int:
-    """Let the bots play until the game is over; the number of actions taken."""
+    """Let the bots play until the game is over (or, with ``until``, until it says so before an
+    action); the number of actions taken."""
     driver = Driver(game, table)
     first = next(iter(bots.values()))
     failed: set[tuple[str, str, str | None]] = set()
     clock = None
     for taken in range(max_actions):
         player = driver.current_player()
-        if player == TERMINAL:
+        if player == TERMINAL or (until is not None and until()):
             return taken
         seat = None if player == CHANCE else player
         if table.state.version != clock:
             clock, failed = table.state.version, set()
-        actions = [a for a in driver.legal_actions() if _key(a) not in failed]
+        actions = driver.legal_actions()
+        if failed:
+            actions = [a for a in actions if _key(a) not in failed]
         if not actions:
             raise SimulationError(
                 f"{game.id}: nobody can move ({'; '.join(driver.status().lines) or player})"

@@ -1,22 +1,23 @@
-"""Bots that play Greenland through the same doors a person uses, and the loop that lets them.
+"""Bots that play Greenland through the same doors a person uses: the turn driver and the procedures.
 
-A bot answers two things (the ``Bot`` protocol):
+A bot does three things (rules_assist/bots.py's ``Bot`` protocol):
 
-- ``answer(state, question)``: any question a procedure asks (a typed
-  ``Question``, rules_assist/questions.py), by its kind and its data (options,
-  groups and their caps, alternatives, owner, section), never by its wording
-  or its key's spelling, on the table as the procedure sees it when it asks;
-- ``assign(view, colour)``: the hand moves of the hunter assignment phase (E),
-  each a command the checker finds legal on the table the ones before leave
-  (``checks.check`` on every candidate; a candidate with an 'illegal'
-  finding is dropped).
+- ``act(driver, seat, actions)``: which of the legal actions the turn flow
+  (flow.py) offers to take (``TurnPlay``: the Greenland heuristics below);
+- ``moves(driver, seat)``: the hand moves of the hunter assignment phase (E),
+  its ``assign(view, colour)``: each a command the checker finds legal on the
+  table the ones before leave (``checks.check`` on every candidate; a
+  candidate with an 'illegal' finding is dropped);
+- ``answer(state, question)``: any question a procedure asks.
 
-``RandomBot(seed)`` picks at random among legal moves and offered answers;
-``GreedyBot()`` hunts the warm biomes with the best expected yield it can
-reach, promotes a mariner when it has none, and answers to keep its cubes
-alive (it pays iron, takes trophies and cards, feeds its animals with energy).
+``RandomBot(seed)`` picks at random among legal moves, attacks and elder
+actions; ``GreedyBot()`` hunts the warm biomes with the best expected yield
+it can reach, promotes a mariner when it has none, makes peace rather than
+attack, plays its hand cards as elder actions, and hunts the richest cards
+first.
 
-``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with them.
+``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with
+them; ``bot_turn`` plays a bot seat's turn at the window's table.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from tabletop.core import Command, Compound, Severity, TableState, actions
 
+from ..driver import MOVES, Action, Driver
 from ..questions import ONE_OF, PAYMENT, SPLIT, SUBSET, YES_NO, Question
 from .checks import check
 from .payments import UNPAID
@@ -136,7 +138,107 @@ def discard(bot: Any, state: TableState, question: Question, least_wanted: Any) 
     return discard_answer(deck, question, least_wanted)
 
 
-class RandomBot:
+# ---- the turn, through the driver ---------------------------------------------------------------
+MAX_ACTIONS = 64  # a seat's actions in one go at the window's table
+MAX_ELDER_ACTIONS = 8  # a culture's elder actions in a turn (each elder acts once, I)
+
+
+class TurnPlay:
+    """What a Greenland bot does when it is to move (rules_assist/bots.py's ``act`` and ``moves``).
+
+    The table's own steps: the main one (the first offered). Its own turn: the hunter
+    assignment (E) by its ``assign``, then it finishes; in the negotiation (F) the attacks it
+    wants (``attack``) in A3 order, and where it must attack (A3) but does not want to it
+    proposes peace, attacking when that is refused; as first player the hunts (G) in the
+    order its ``hunt_order`` prefers (A4); the elder actions (I) its ``elder_action`` picks.
+    Each culture's own progress through a phase is kept per table and turn.
+    """
+
+    cards: Any
+
+    def act(self, driver: Driver, seat: str | None, actions: Sequence[Action]) -> Action:
+        if seat is None or len(actions) == 1:
+            return actions[0]  # the table's own step: the main one
+        state = driver.state
+        if getattr(self, "cards", None) is None:
+            self.cards = driver.game.cards
+        view = Greenland(state, driver.game.cards)
+        turn = (id(driver.table), view.counter("turn", 1), seat)
+        tried = self.__dict__.setdefault("_tried", set())
+        phase = driver.flow.phase(state)
+        moves = next((a for a in actions if a.kind == MOVES), None)
+        if moves is not None and (turn, "moves") not in tried:
+            tried.add((turn, "moves"))
+            return moves
+        if phase == "hunt":
+            hunts = {a.params["card"]: a for a in actions if a.name == "hunt"}
+            if hunts:
+                return hunts[self.hunt_order(view, list(hunts))[0]]
+        if phase == "negotiation":
+            chosen = self._negotiate(view, seat, turn, actions)
+            if chosen is not None:
+                return chosen
+        if phase == "elders":
+            offered = [a for a in actions if a.name == "elder"]
+            count = sum(1 for key in tried if key[0] == turn and key[1] == "elder")
+            if offered and count < MAX_ELDER_ACTIONS:
+                picked = self.elder_action(view, seat, offered)
+                if picked is not None:
+                    tried.add((turn, "elder", count))
+                    return picked
+        finish = next((a for a in actions if a.name == "finish"), None)
+        if finish is not None:
+            return finish
+        attacks = [a for a in actions if a.name == "attack"]  # a finished culture owes (A3)
+        return attacks[0] if attacks else actions[0]
+
+    def _negotiate(
+        self, view: Greenland, seat: str, turn: tuple[Any, ...], actions: Sequence[Action]
+    ) -> Action | None:
+        """A3: each attack open to ``seat`` considered once, in order: made if wanted; where it
+        must attack and does not want to, peace proposed first and the attack made if refused."""
+        from .sequence import negotiation_reading
+
+        tried = self.__dict__.setdefault("_tried", set())
+        peace = {a.params["card"]: a for a in actions if a.name == "peace"}
+        owed = None
+        for action in actions:
+            if action.name != "attack":
+                continue
+            card = action.params["card"]
+            if (turn, "peace", card) in tried:
+                return action  # the peace was refused: the war chief attacks (A3)
+            if (turn, "attack", card) in tried:
+                continue
+            tried.add((turn, "attack", card))
+            if self.attack(view, seat, card):
+                return action
+            if owed is None:
+                owed = set(negotiation_reading(view)[0])
+            if (seat, card) in owed:
+                if card in peace:
+                    tried.add((turn, "peace", card))
+                    return peace[card]
+                return action
+        return None
+
+    def moves(self, driver: Driver, seat: str) -> list[Command]:
+        """The hunter assignment (E): the bot's own plan (``assign``)."""
+        if getattr(self, "cards", None) is None:
+            self.cards = driver.game.cards
+        return self.assign(Greenland(driver.state, driver.game.cards), seat)  # type: ignore[attr-defined]
+
+    def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
+        return list(cards)
+
+    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Action]) -> Any:
+        return None
+
+    def attack(self, view: Greenland, colour: str, card: str) -> bool:
+        return False
+
+
+class RandomBot(TurnPlay):
     """Random legal choices: a random subset of hunters to random cards, random answers."""
 
     def __init__(self, seed: int = 0, cards: Any = None) -> None:
@@ -171,7 +273,7 @@ class RandomBot:
     def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
         return self.rng.sample(list(cards), len(cards))
 
-    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Any]) -> Any:
+    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Action]) -> Any:
         return self.rng.choice(list(offered)) if self.rng.random() < 0.5 else None
 
     def attack(self, view: Greenland, colour: str, card: str) -> bool:
@@ -212,7 +314,7 @@ def best_party(view: Greenland, pid: str, available: int) -> tuple[float, int]:
     return best
 
 
-class GreedyBot:
+class GreedyBot(TurnPlay):
     """Simple heuristics: the best reachable warm hunts, a mariner when short, keep cubes alive."""
 
     PREFER = {"energy": 0, "discard": 1, "elder": 2}
@@ -289,9 +391,9 @@ class GreedyBot:
     def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
         return sorted(cards, key=lambda pid: -card_value(view, pid))
 
-    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Any]) -> Any:
+    def elder_action(self, view: Greenland, colour: str, offered: Sequence[Action]) -> Any:
         """Play cards from the hand (I1, I4); nothing else."""
-        return next((a for a in offered if str(a[0]).startswith(("Domestication", "Tool"))), None)
+        return next((a for a in offered if a.label.startswith(("Domestication", "Tool"))), None)
 
     def attack(self, view: Greenland, colour: str, card: str) -> bool:
         return False
@@ -339,127 +441,57 @@ def window_bots() -> dict[str, Any]:
     return {"random": lambda seed: SeatedRandomBot(seed), "greedy": lambda seed: SeatedGreedyBot()}
 
 
-def _moving(state: TableState, module: Any, colour: str) -> tuple[Greenland, str] | None:
-    """(view, phase) when ``colour`` has moves of its own to play now, else None.
-
-    The assignment (E), negotiation (F) and elder (I) phases: the culture whose
-    move it is (the first in order that has not finished); the hunt (G): the
-    first player, who picks the cards' order (A4), while a card is left to hunt.
-    """
-    from .deck import Cards
-    from .sequence import hunt_steps, status
-
-    view = Greenland(state, Cards.of(module))
-    now = status(view)
-    phase = now["phase"]
-    if now["game_over"]:
-        return None
-    if phase in ("assignment", "negotiation", "elders"):  # one after another (A2, A3, A5)
-        return (view, phase) if now["whose_move"] == colour else None
-    if phase == "hunt" and now["first_player"] == colour and hunt_steps(view, view.cards):
-        return view, phase
-    return None
-
-
 def bot_waiting(state: TableState, module: Any, colour: str) -> bool:
-    """The culture has moves of its own to play now (see ``_moving``)."""
-    return _moving(state, module, colour) is not None
+    """The culture is to move now (the turn flow's ``to_move``, flow.py)."""
+    from tabletop.modules.rules import game_of
+
+    flow = game_of(module).flow
+    return not flow.is_terminal(state) and flow.status(state).to_move == colour
 
 
-def bot_turn(table: Any, module: Any, colour: str, bot: Bot, run_step: Any) -> bool:
-    """Play what ``colour`` does now with ``bot``; True if the table changed.
+def bot_turn(table: Any, module: Any, colour: str, bot: Any, run_step: Any) -> bool:
+    """The window's bot seat: ``bot`` plays ``colour``'s legal actions through the turn driver
+    while it is to move; True if the table changed.
 
-    Moves go through ``table.submit`` as ``colour``; procedures go through
-    ``run_step(step) -> bool``, the window's phase panel, which routes each
-    question to the seat it belongs to (a bot's own answers, a person's dialog).
-    Assignment (E): its hunter moves (a refused move ends the plan), then it
-    finishes. Negotiation (F): the attacks it wants in A3 order; where it must
-    attack (A3) and does not want to, it proposes peace, and attacks when that
-    is refused; then it finishes (a culture that finished and owes an attack
-    comes back for it). Elder actions (I): the actions it picks, then it
-    finishes. Hunt (G): as first player it hunts every card in the order it
-    prefers.
+    Hand moves go through ``table.submit`` as ``colour`` (a refused move ends the plan);
+    procedures through ``run_step(step) -> bool``, the window's phase panel, which routes
+    each question to the seat it belongs to (a bot's own answers, a person's dialog). An
+    action that changes nothing is not tried again until the table changes.
     """
     from tabletop.core import Refused
+    from tabletop.modules.rules import game_of
 
-    from ..phases import Step
-    from .sequence import finish, hunt_steps
+    from ..driver import Driver
+    from .sequence import step_of
 
-    found = _moving(table.state, module, colour)
-    if found is None:
-        return False
-    view, phase = found
-    if getattr(bot, "cards", "none") is None:
-        bot.cards = view.cards  # type: ignore[attr-defined]
-    done = Step(
-        f"{colour}: done",
-        "greenland.finish",
-        finish,
-        {"colour": colour, "cards": view.cards},
-        actor=colour,
-    )
-    if phase == "assignment":
-        for command in bot.assign(view, colour):
-            try:
-                table.submit(command, colour)
-            except Refused:
-                break
-        return run_step(done)
-    if phase == "negotiation":  # A3: the rounds of attacks in order; peace where it must attack
-        from .negotiation import obligations, panel_steps
-
-        pick = getattr(bot, "attack", None)
-        tried: set[str] = set()
-        changed = False
-        for _ in range(64):
-            view = Greenland(table.state, view.cards)
-            offered = [s for s in panel_steps(view, view.cards) if s.actor == colour]
-            steps = [
-                s for s in offered if s.name == "greenland.attack" and s.params["card"] not in tried
-            ]
-            if not steps:
-                break
-            card = steps[0].params["card"]
-            tried.add(card)
-            wanted = pick is not None and bool(pick(view, colour, card))
-            if not wanted and (colour, card) in obligations(view):
-                peace = [s for s in offered if s.name == "greenland.peace"]
-                peace = [s for s in peace if s.params["card"] == card]
-                if peace and run_step(peace[0]):
-                    changed = True
-                else:  # refused, or the attacks there have begun: attack
-                    wanted = True
-            for _ in range(3 if wanted else 0):  # an answer the attack could not use: again
-                if run_step(steps[0]):
-                    changed = True
+    game = game_of(module)
+    driver = Driver(game, table)
+    failed: set[tuple[str, str]] = set()
+    changed = False
+    for _ in range(MAX_ACTIONS):
+        if driver.current_player() != colour:
+            break
+        actions = [a for a in driver.legal_actions() if _key(a) not in failed]
+        if not actions:
+            break
+        action = bot.act(driver, colour, actions)
+        if action.kind == MOVES:
+            done = False
+            for command in bot.moves(driver, colour):
+                try:
+                    table.submit(command, colour)
+                except Refused:
                     break
-        if colour in (table.state.counters.get("phase.done") or ()):
-            return changed
-        return run_step(done) or changed
-    if phase == "elders":
-        from .elders import available_actions
-
-        pick = getattr(bot, "elder_action", None)
-        for _ in range(8):
-            view = Greenland(table.state, view.cards)
-            offered = available_actions(view, colour)
-            action = pick(view, colour, offered) if offered and pick else None
-            if action is None:
-                break
-            label, procedure, params = action
-            step = Step(label, f"greenland.elder.{procedure.__name__}", procedure, params, colour)
-            if not run_step(step):
-                break
-        return run_step(done)
-    changed = False  # the hunt: every card, in the order the bot prefers
-    for _ in range(64):
-        view = Greenland(table.state, view.cards)
-        steps = {s.params["card"]: s for s in hunt_steps(view, view.cards)}
-        if not steps:
-            break
-        order = getattr(bot, "hunt_order", None)
-        card = (order(view, list(steps)) if order else list(steps))[0]
-        if not run_step(steps[card]):
-            break
-        changed = True
+                done = True
+        else:
+            done = bool(run_step(step_of(game, table.state, action)))
+        if done:
+            changed = True
+            failed = set()
+        else:
+            failed.add(_key(action))
     return changed
+
+
+def _key(action: Action) -> tuple[str, str]:
+    return (action.label, repr(sorted(action.params.items(), key=str)))

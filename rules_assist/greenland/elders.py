@@ -496,29 +496,6 @@ def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict
     return found
 
 
-def phase_steps(view: Greenland, colour: str | None) -> list[Any]:
-    """The phase panel's buttons for the culture whose turn it is in the elder phase (A5)."""
-    from ..phases import Step
-    from .sequence import finish
-
-    if colour is None:
-        return []
-    steps = [
-        Step(label, f"greenland.elder.{proc.__name__}", proc, params, actor=colour)
-        for label, proc, params in available_actions(view, colour)
-    ]
-    steps.append(
-        Step(
-            f"{colour}: done with elder actions",
-            "greenland.finish",
-            finish,
-            {"colour": colour, "cards": view.cards},
-            actor=colour,
-        )
-    )
-    return steps
-
-
 # ---- the command line -----------------------------------------------------------------
 def add_cli(procedures: Any) -> None:
     from .cli import common

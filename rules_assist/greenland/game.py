@@ -12,7 +12,8 @@ from typing import Any
 
 from tabletop.core import Command, TableState
 
-from ..game import Game, ProcedureTable
+from ..game import Game, ProcedureSpec, ProcedureTable
+from .procedure_table import spec_for, takes_cards
 
 
 class GreenlandGame(Game):
@@ -66,10 +67,46 @@ class GreenlandGame(Game):
 
         return complete_move(state, command, self.module)
 
-    # ---- procedures, scoring, bots -------------------------------------------------------
+    # ---- the turn, procedures, scoring, bots ------------------------------------------------
+    @cached_property
+    def flow(self) -> Any:
+        """The turn (flow.py): who is to move, what they may do now, the result."""
+        from .flow import GreenlandFlow
+
+        return GreenlandFlow(self)
+
     @cached_property
     def procedures(self) -> ProcedureTable:  # type: ignore[override]
-        return ProcedureTable()
+        from .procedure_table import procedure_table
+
+        return procedure_table()
+
+    def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
+        """The parameters with the game's deck rows (``cards``) for a procedure that takes them."""
+        if "cards" not in params and takes_cards(spec.function):
+            return {**params, "cards": self.cards}
+        return params
+
+    def run(
+        self,
+        table: Any,
+        name: str | ProcedureSpec,
+        actor: str,
+        params: Any = None,
+        *,
+        choices: Any = None,
+        answerer: Any = None,
+    ) -> Any:
+        """As ``Game.run``, an elder action logged under its own name ('greenland.elder.banish')."""
+        spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
+        return super().run(
+            table,
+            spec_for(spec, params or {}),
+            actor,
+            params,
+            choices=choices,
+            answerer=answerer,
+        )
 
     has_score = True
 

@@ -159,19 +159,25 @@ def _fighters(view: Greenland, card: str, colour: str) -> list[str]:
 
 
 def attackers(view: Greenland, card: str, order: list[str] | None = None) -> list[str]:
-    """Who may attack on a card now (F2), in most iron order (A3)."""
+    """Who may attack on a card now (F2), in most iron order (A3); read once a table."""
     if advanced_off(view, "F2"):  # C2: the beginners' game has no attacks
         return []
     cubes = present(view, card)
     if len(cubes) < 2:
         return []  # nobody else there: no victims
-    found = []
-    for colour in order if order is not None else negotiation_order(view):
-        if colour not in cubes or not _victims(view, card, colour):
-            continue
-        if view.war_chiefs(colour) or _defending(view, card, colour):
-            found.append(colour)
-    return found
+    order = order if order is not None else negotiation_order(view)
+    memo = view.state.memo()
+    key = ("greenland.attackers", card, tuple(order))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = [
+            colour
+            for colour in order
+            if colour in cubes
+            and _victims(view, card, colour)
+            and (view.war_chiefs(colour) or _defending(view, card, colour))
+        ]
+    return list(found)
 
 
 def _this_turn(view: Greenland, counter: str, key: str) -> list[str]:
@@ -229,7 +235,10 @@ def obligations(view: Greenland) -> list[tuple[str, str]]:
     order = negotiation_order(view)
     done = attacked(view)
     found = []
+    places = view.state.places
     for card in table_cards(view):
+        if len(places[card].contents) < 2:
+            continue  # cubes of one culture at most: nobody to attack
         if contested(view, card, order):
             found += [
                 (c, card) for c in chief_order(view, card, order) if f"{c}@{card}" not in done
@@ -244,8 +253,9 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     done = attacked(view)
     peace = at_peace(view)
     found = []
+    places = view.state.places
     for card in table_cards(view):
-        if card in peace:
+        if card in peace or len(places[card].contents) < 2:
             continue
         chief_waiting = False
         for colour in attackers(view, card, order):
@@ -686,79 +696,6 @@ def pacify(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
         raise ProcedureError(f"{culture(colour)} has no ivory to pay (F3)")
     ctx.set_property(card, "card", f"{card}-peaceful")
     return f"{culture(colour)} pays an ivory: {name} is peaceful again (F3)"
-
-
-# ---- the phase panel -------------------------------------------------------------------
-def peace_step(view: Greenland, cards: Cards, colour: str, card: str) -> Any:
-    """A step: ``colour`` proposes peace on ``card`` to the others present (A3)."""
-    from ..phases import Step
-
-    return Step(
-        f"{culture(colour)} proposes peace on {view.name(card)} (A3)",
-        "greenland.peace",
-        agree_peace,
-        {"colour": colour, "card": card, "cards": cards},
-        actor=colour,
-        help="everyone present must agree; then nobody attacks there this turn",
-    )
-
-
-def panel_steps(view: Greenland, cards: Cards) -> list[Any]:
-    """For sequence.phase_status: the attacks that may be made now in A3 order (the obligatory
-    ones marked), the peace agreements still possible (A3), resolve F3, pacify."""
-    if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
-        return []
-    from ..phases import Step
-
-    turn = view.counter("turn", 1)
-    steps = []
-    owed = set(obligations(view))
-    ready = ready_attacks(view)
-    for colour, pid in ready:
-        if (colour, pid) in owed:
-            label = obligation_text(view, colour, pid)
-        else:
-            verb = "defends" if _defending(view, pid, colour) else "attacks on"
-            label = f"{culture(colour)} {verb} {view.name(pid)} (F2)"
-        steps.append(
-            Step(
-                label,
-                "greenland.attack",
-                attack,
-                {"colour": colour, "card": pid, "cards": cards},
-                actor=colour,
-                help="one round of attacks; most iron first (A3)",
-            )
-        )
-    for colour, pid in ready:
-        if (colour, pid) in owed and not _begun(view, pid):
-            steps.append(peace_step(view, cards, colour, pid))
-    if view.counter(RESOLVED) != turn:
-        steps.append(
-            Step(
-                "Resolve the New World (F3)",
-                "greenland.new_world",
-                resolve_new_world,
-                {"cards": cards},
-                help="more than 6 cubes turn a peaceful Markland or Vinland hostile",
-            )
-        )
-    else:
-        for pid in NEW_WORLD:
-            if pid in view.state.places and _side(view, pid) == "hostile":
-                for colour in negotiation_order(view):
-                    if colour in present(view, pid) and view.disks(colour, "ivory"):
-                        steps.append(
-                            Step(
-                                f"{culture(colour)} pacifies {view.name(pid)} (F3)",
-                                "greenland.pacify",
-                                pacify,
-                                {"colour": colour, "card": pid, "cards": cards},
-                                actor=colour,
-                                help="pay an ivory to turn it peaceful",
-                            )
-                        )
-    return steps
 
 
 # ---- the command line --------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ProcedureContext, ProcedureError
+from ..procedures import ProcedureContext
 from ..questions import Question
 from .variants import cooperative
 from .view import COLOURS, WOODPILE, Greenland

@@ -1,20 +1,14 @@
-"""Whole games of Greenland played by bots, through the procedures and the pipeline a person uses.
+"""Whole games of Greenland played by bots, through the turn driver, and what Greenland reads of them.
 
-``play_game(module, variant, bots, seed)`` sets a game up (``new_game``), attaches
-the checker in strict mode, and goes round the phases (A1): the event phase
-(``event_phase``), hunter assignment (each bot's moves submitted through
-``table.submit`` with the checker strict), negotiation (attacks when
-negotiation.py offers them), the hunt (``hunt_card`` for every card with
-hunters, in the order the first player's bot picks), the domestic animals
-(``feed_animals``), the elder actions (when elders.py offers them) and
-``next_phase``, until the game ends (J) or ``max_turns`` have been played.
-Every question a procedure asks goes to the bot of the seat that owns it
-(``Question.owner``), else (a question of the whole table) to the bot of the
-culture the procedure is about, else to the first player's bot. With ``path`` the log is written as the game
-goes and can be opened in the window.
+``play_game(module, variant, bots, seed)`` sets a game up (``new_game``),
+attaches the checker in strict mode, and lets the bots play it through the
+turn driver (rules_assist/simulate.py ``play``, flow.py's turn) until the
+game ends (J). Every question a procedure asks goes to the bot of the seat
+that owns it (``Question.owner``), else to the bot that acts. With ``path``
+the log is written as the game goes and can be opened in the window.
 
-``outcome(game)`` reads a finished game: each culture's score (scoring.py's
-when it exists, else its cubes not in Valhalla), who survived and who won.
+``outcome(game)`` reads a finished game: each culture's score (scoring.py's),
+who survived and who won; ``simulate`` sums many games up per culture.
 """
 
 from __future__ import annotations
@@ -22,279 +16,59 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from contextlib import suppress
 from typing import Any
 
-from tabletop.core import Mode, Policy, Refused
+from tabletop.core import Mode, Policy
 from tabletop.modules import new_game
+from tabletop.modules.rules import game_of
 
-from ..procedures import ChoiceNeeded, ProcedureError, run_procedure
-from .bots import Bot
-from .checks import checker_for
+from ..simulate import play
 from .deck import Cards
-from .events import event_phase
-from .hunt import hunt_card
-from .hunt import hunt_order as card_order
-from .payments import d_cards
-from .sequence import current_first, in_play, next_phase, player_order
-from .view import ROW_PLACES, Greenland
+from .sequence import in_play
+from .view import Greenland
 
-try:  # scoring (J) is written beside this; without it the cubes alive decide
-    from . import scoring as _scoring  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on what is there
-    _scoring = None
-try:  # elder actions (I)
-    from . import elders as _elders  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    _elders = None
-try:  # negotiation and attacks (F)
-    from . import negotiation as _negotiation  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    _negotiation = None
-
-MAX_QUESTIONS = 400
 SEATS = {"two-player": ("red", "green")}
-
-
-class Player:
-    """One game being played: the table, the deck rows, the bots, and a hook after every phase."""
-
-    def __init__(
-        self,
-        game: Any,
-        cards: Cards,
-        bots: Mapping[str, Bot],
-        after_phase: Callable[[Any], None] | None = None,
-    ) -> None:
-        self.game = game
-        self.table = game.table
-        self.cards = cards
-        self.bots = dict(bots)
-        self.after_phase = after_phase
-        for bot in self.bots.values():
-            if getattr(bot, "cards", "none") is None:
-                bot.cards = cards  # type: ignore[attr-defined]
-
-    @property
-    def view(self) -> Greenland:
-        return Greenland(self.table.state, self.cards)
-
-    def bot(self, colour: str | None) -> Bot:
-        if colour in self.bots:
-            return self.bots[colour]
-        first = current_first(self.view)
-        return self.bots.get(first or "", next(iter(self.bots.values())))
-
-    # ---- procedures, with the bots answering -----------------------------------------
-    def run(self, procedure: Any, name: str, who: str | None = None, **params: Any) -> Any:
-        """Run a procedure as a person would, each question answered by the bot it belongs to."""
-        actor = who or current_first(self.view) or "greenland"
-        asked = [0]
-
-        def answer(need: ChoiceNeeded, state: Any) -> Any:
-            asked[0] += 1
-            if asked[0] > MAX_QUESTIONS:
-                raise ProcedureError(f"{name}: more than {MAX_QUESTIONS} questions")
-            return self.bot(need.question.owner or who).answer(state, need.question)
-
-        return run_procedure(self.table, actor, procedure, name=name, answerer=answer, **params)
-
-    def phase_done(self) -> None:
-        if self.after_phase is not None:
-            self.after_phase(self.game)
-
-    def next_phase(self) -> None:
-        self.run(next_phase, "greenland.next_phase", cards=self.cards)
-        self.phase_done()
-
-    # ---- the phases ---------------------------------------------------------------------
-    def turn(self) -> None:
-        self.run(event_phase, "greenland.event", cards=self.cards)
-        self.next_phase()
-        if self.over:
-            return
-        self.assignment()
-        self.next_phase()
-        self.negotiation()
-        self.next_phase()
-        self.hunt()
-        self.next_phase()
-        if any(d_cards(self.view, c) for c in self.view.seats()):  # else H has nothing to do
-            self.run(feed_animals_procedure(), "greenland.animals", cards=self.cards)
-        self.next_phase()
-        self.elder_actions()
-        self.next_phase()
-
-    def assignment(self) -> None:
-        for colour in player_order(self.view, current_first(self.view)):
-            for command in self.bot(colour).assign(self.view, colour):
-                try:
-                    self.table.submit(command, colour)
-                except Refused:
-                    break  # the bot's plan went wrong: the rest stays home
-
-    def negotiation(self) -> None:
-        """F: attacks and the New World (negotiation.py), when it is there."""
-        if _negotiation is not None:
-            play_negotiation(self)
-
-    def hunt(self) -> None:
-        done: set[str] = set()
-        chooser = self.bot(current_first(self.view))
-        while True:
-            waiting = [pid for pid in self.huntable() if pid not in done]
-            if not waiting:
-                return
-            order = getattr(chooser, "hunt_order", None)
-            card = (order(self.view, waiting) if order else waiting)[0]
-            done.add(card)
-            hunters = card_order(self.view, card)
-            self.run(
-                hunt_card,
-                "greenland.hunt",
-                hunters[0] if len(hunters) == 1 else None,
-                card=card,
-                cards=self.cards,
-            )
-
-    def huntable(self, raids: bool = False) -> list[str]:
-        """Cards with hunters who roll on them (with ``raids``, every card with cubes on it)."""
-        view = self.view
-        occupied = {  # the cards with a cube in their hunting area (a card's regions: its id)
-            cube.place
-            for colour in view.seats()
-            for cube in view.cubes(colour)
-            if cube.spot == "hunters"
-        }
-        places = [*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())]
-        found = []
-        for place in places:
-            tableau = place.startswith("tableau_")
-            for pid in view.state.places[place].contents if place in view.state.places else ():
-                # on a biome every culture with hunters there rolls; on a tableau card, raiders
-                if pid in occupied and (raids or not tableau or card_order(view, pid)):
-                    found.append(pid)
-        return found
-
-    def elder_actions(self) -> None:
-        """I: the elder actions elders.py offers, when it is there."""
-        offer = getattr(_elders, "available_actions", None) if _elders is not None else None
-        if offer is None:
-            return
-        play_elder_actions(self, offer)
-
-    @property
-    def over(self) -> bool:
-        view = self.view
-        if view.counter("game_over") is not None or not in_play(view):
-            return True
-        ended = getattr(_scoring, "game_over", None)
-        return bool(ended(view)) if ended is not None else False
-
-
-def feed_animals_procedure() -> Any:
-    from .animals import feed_animals
-
-    return feed_animals
-
-
-def play_elder_actions(player: Player, offer: Any) -> None:
-    """I: each culture in elder order takes the actions elders.py offers while its bot picks one."""
-    from .sequence import elder_order
-
-    for colour in elder_order(player.view):
-        for _ in range(8):
-            offered = list(offer(player.view, colour))
-            pick = getattr(player.bot(colour), "elder_action", None)
-            action = pick(player.view, colour, offered) if offered and pick else None
-            if action is None:
-                break
-            _label, procedure, params = action
-            try:
-                player.run(procedure, f"greenland.elder.{procedure.__name__}", colour, **params)
-            except ProcedureError:
-                break
-
-
-def play_negotiation(player: Player) -> None:
-    """F: the attacks the bots choose, in A3 order, then the New World turns hostile (F3).
-
-    The rounds of attacks are taken one at a time as negotiation.py offers them
-    (``ready_attacks``: most iron first, a card's war chiefs in order). A bot
-    that must attack (A3) and does not want to proposes peace there, and
-    attacks when the others refuse it.
-    """
-    neg = _negotiation
-    handled: set[tuple[str, str]] = set()
-    while True:
-        view = player.view
-        waiting = [pair for pair in neg.ready_attacks(view) if pair not in handled]
-        if not waiting:
-            break
-        colour, card = waiting[0]
-        handled.add((colour, card))
-        pick = getattr(player.bot(colour), "attack", None)
-        wanted = bool(pick and pick(view, colour, card))
-        if not wanted and (colour, card) in neg.obligations(view):
-            try:
-                player.run(
-                    neg.agree_peace,
-                    "greenland.peace",
-                    colour,
-                    colour=colour,
-                    card=card,
-                    cards=player.cards,
-                )
-            except ProcedureError:  # refused, or the attacks there have begun: attack
-                wanted = True
-        for _ in range(3 if wanted else 0):  # an answer the attack could not use: ask again
-            with suppress(ProcedureError):
-                player.run(
-                    neg.attack,
-                    "greenland.attack",
-                    colour,
-                    colour=colour,
-                    card=card,
-                    cards=player.cards,
-                )
-                break
-    player.run(neg.resolve_new_world, "greenland.new_world", cards=player.cards)
 
 
 # ---- a whole game -------------------------------------------------------------------------
 def play_game(
     module: Any,
     variant: str,
-    bots: Mapping[str, Bot],
+    bots: Mapping[str, Any],
     seed: int,
     max_turns: int = 40,
     path: str | os.PathLike[str] | None = None,
-    after_phase: Callable[[Any], None] | None = None,
+    after_action: Callable[[Any], None] | None = None,
     wrap_checker: Callable[[Any], Any] | None = None,
 ) -> Any:
-    """Set a game up and let the bots play it to the end (J) or ``max_turns``; the Game.
+    """Set a game up and let the bots play it to the end (J), or to the end of ``max_turns``
+    turns; the Game (close it when done).
 
-    The game's log is at ``path`` when one is given (the game is left open:
-    close it when done). ``after_phase(game)`` is called after the setup and
-    after every phase (for invariants); ``wrap_checker`` wraps the table's
-    checker (for timing).
+    The game's log is at ``path`` when one is given. ``after_action(game)`` is
+    called after the setup and after every action (for invariants);
+    ``wrap_checker`` wraps the table's checker (for timing).
     """
-    game = new_game(module, seats=list(bots), variant=variant, seed=seed, path=path)
+    game = game_of(module)
+    session = new_game(module, seats=list(bots), variant=variant, seed=seed, path=path)
     try:
-        checker = checker_for(module)
-        game.table.checker = wrap_checker(checker) if wrap_checker else checker
-        game.table.policy = Policy(Mode.STRICT)
-        player = Player(game, Cards.of(module), bots, after_phase)
-        player.phase_done()
-        while not player.over:
-            turn = int(game.state.counters.get("turn", 1) or 1)
-            if turn > max_turns:
-                break
-            player.turn()
+        checker = game.checker()
+        session.table.checker = wrap_checker(checker) if wrap_checker else checker
+        session.table.policy = Policy(Mode.STRICT)
+        hook = (lambda: after_action(session)) if after_action is not None else None
+        if hook is not None:
+            hook()
+        state = session.state
+        play(
+            game,
+            session.table,
+            bots,
+            after_action=hook,
+            until=lambda: int(state.counters.get("turn", 1) or 1) > max_turns,
+        )
     except BaseException:
-        game.close()
+        session.close()
         raise
-    return game
+    return session
 
 
 def seats_for(variant: str) -> tuple[str, ...]:
@@ -307,12 +81,11 @@ def alive(view: Greenland, colour: str) -> int:
 
 
 def scores(state: Any, cards: Cards) -> dict[str, float]:
-    """Each culture's victory points: scoring.py's total when it is there, else its cubes alive."""
+    """Each culture's victory points (J, scoring.py)."""
     view = Greenland(state, cards)
-    score = getattr(_scoring, "score", None)
-    if score is not None:
-        return {colour: float(entry["total"]) for colour, entry in score(view).items()}
-    return {colour: float(alive(view, colour)) for colour in view.seats()}
+    from .scoring import score
+
+    return {colour: float(entry["total"]) for colour, entry in score(view).items()}
 
 
 def outcome(game: Any, cards: Cards) -> dict[str, Any]:
@@ -449,7 +222,7 @@ def simulate(
         "bots": dict(zip(seats, bot_names, strict=True)),
         "mean_turns": round(turns / games, 2) if games else 0.0,
         "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
-        "scoring": "victory points (J)" if _scoring is not None else "cubes not in Valhalla",
+        "scoring": "victory points (J)",
     }
     for colour, t in totals.items():
         summary[colour] = {

@@ -25,8 +25,7 @@ from typing import Any
 from ..procedures import ProcedureContext, ProcedureError
 from .choices import one_of
 from .deck import Cards
-from .variants import advanced_off
-from .view import Greenland
+from .view import ROW_PLACES, Greenland
 
 PHASES = ("event", "assignment", "negotiation", "hunt", "animals", "elders")
 PHASE_NAMES = {  # phase: (name, section)
@@ -110,11 +109,15 @@ def player_order(view: Greenland, first: str | None) -> list[str]:
 
 def current_first(view: Greenland) -> str | None:
     """This turn's first player (the counter), or the first culture seated."""
+    memo = view.state.memo()
+    if "greenland.first" in memo:
+        return memo["greenland.first"]
     first = view.counter("first_player")
-    if first in view.seats():
-        return first
-    seats = in_play(view) or view.seats()
-    return seats[0] if seats else None
+    if first not in view.seats():
+        seats = in_play(view) or view.seats()
+        first = seats[0] if seats else None
+    memo["greenland.first"] = first
+    return first
 
 
 def first_icon(view: Greenland, event: str) -> tuple[str, str | None] | None:
@@ -289,6 +292,43 @@ def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     return f"{colour} has finished the {view.counter('phase', 'event')} phase"
 
 
+def negotiation_reading(
+    view: Greenland,
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """A3: the war chiefs that must still attack and the rounds of attacks that may be made now
+    (negotiation.py's ``obligations`` and ``ready_attacks``), read once a table."""
+    memo = view.state.memo()
+    found = memo.get("greenland.negotiation")
+    if found is None:
+        from .negotiation import obligations, ready_attacks
+
+        found = ([], [])
+        if _may_attack(view):
+            found = (obligations(view), ready_attacks(view))
+        memo["greenland.negotiation"] = found
+    return found
+
+
+def _may_attack(view: Greenland) -> bool:
+    """F2: an attack can be made only on a card with cubes of two cultures or more, by a war
+    chief or by the defenders of a raided tableau card; without either nobody attacks."""
+    state = view.state
+    chiefs = any(view.war_chiefs(c) for c in in_play(view))
+    tableaus = tuple(f"tableau_{c}" for c in view.seats())
+    for place in (*ROW_PLACES, *tableaus):
+        if not chiefs and place not in tableaus:
+            continue
+        for pid in state.places[place].contents if place in state.places else ():
+            area = state.places.get(pid)
+            if area is None or len(area.contents) < 2:
+                continue
+            owners = {state.pieces[c].owner for c in area.contents}
+            owners.discard(None)
+            if len(owners) > 1:
+                return True
+    return False
+
+
 def status(view: Greenland) -> dict[str, Any]:
     """For a phase panel: the turn, the phase, the order, whose move, and what comes next."""
     turn = int(view.counter("turn", 1) or 1)
@@ -307,15 +347,11 @@ def status(view: Greenland) -> dict[str, Any]:
     owed_now: list[tuple[str, str]] = []
     owing: list[str] = []
     if phase == "negotiation" and over is None:
-        from .negotiation import obligation_text, obligations, ready_attacks
+        from .negotiation import obligation_text
 
-        found = obligations(view)
+        found, ready = negotiation_reading(view)
         owing = [obligation_text(view, c, card) for c, card in found]
-        owed_now = [
-            (c, obligation_text(view, c, card))
-            for c, card in ready_attacks(view)
-            if (c, card) in found
-        ]
+        owed_now = [(c, obligation_text(view, c, card)) for c, card in ready if (c, card) in found]
     next_turn, next_phase_id = following(turn, phase)
     next_name, next_section = PHASE_NAMES[next_phase_id]
     if over is not None:
@@ -375,126 +411,37 @@ def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
     return run_cli(game, args, next_phase, "next_phase")
 
 
-# ---- the window's phase panel ----------------------------------------------------------
-def hunt_steps(view: Greenland, cards: Cards) -> list[Any]:
-    """One button per card with hunters or raiders on it; the first player picks the order (A4)."""
+# ---- the window's phase panel (until it reads the turn flow itself) -----------------------
+def step_of(game: Any, state: Any, action: Any) -> Any:
+    """A turn flow's action (flow.py) as the window's phase panel runs it: a ``phases.Step``
+    with the procedure, its log name and its parameters as the procedure takes them."""
     from ..phases import Step
-    from .hunt import hunt_card
+    from .procedure_table import spec_for
 
-    steps = []
-    hunted = set(view.counter("hunt.done") or ())
-    for place in (
-        "north_warm",
-        "north_cold",
-        "south_warm",
-        "south_cold",
-        *(f"tableau_{c}" for c in view.seats()),
-    ):
-        for pid in view.state.places[place].contents if place in view.state.places else ():
-            hunters = view.hunters_on(pid)
-            if not hunters or pid in hunted:
-                continue
-            who = ", ".join(
-                f"{colour} {sum(1 for h in hunters if view.state.pieces[h].owner == colour)}"
-                for colour in view.seats()
-                if any(view.state.pieces[h].owner == colour for h in hunters)
-            )
-            steps.append(
-                Step(
-                    f"Hunt {view.name(pid)} ({who})",
-                    "greenland.hunt",
-                    hunt_card,
-                    {"card": pid, "cards": cards},
-                    help="Roll the hunt on this card (G): every culture on it, fewest hunters first",
-                )
-            )
-    return steps
-
-
-FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying when it is done
-    "assignment": "done placing hunters (E)",
-    "negotiation": "done negotiating (F)",
-}
+    spec = spec_for(game.procedures.get(action.name), action.params)
+    params = game.prepare(state, spec, dict(action.params))
+    return Step(action.label, spec.recorded_as, spec.function, params, action.actor, action.help)
 
 
 def phase_status(state: Any, module: Any) -> Any:
-    """The module's ``phases`` hook: ``status`` as a PhaseStatus with the next procedures as steps."""
-    from ..phases import PhaseStatus, Step
-    from .animals import feed_animals
-    from .events import event_phase, resolve_event
+    """The module's ``phases`` hook, the window's until its phase panel reads the turn flow: the
+    flow's status (flow.py) as a PhaseStatus, its procedures as steps (hand moves are made on
+    the table, not by a button)."""
+    from tabletop.modules.rules import game_of
 
-    cards = Cards.of(module)
-    view = Greenland(state, cards)
-    now = status(view)
-    turn, phase = now["turn"], now["phase"]
-    steps = []
-    if not now["game_over"]:
-        if phase == "event" and view.counter("event.revealed") != turn:
-            steps.append(
-                Step("Reveal the event (D)", "greenland.event", event_phase, {"cards": cards})
-            )
-        elif phase == "event" and view.counter("event.resolved") != turn:
-            steps.append(
-                Step(
-                    "Apply the event (D)",
-                    "greenland.resolve_event",
-                    resolve_event,
-                    {"cards": cards},
-                )
-            )
-        elif phase == "hunt":
-            steps += hunt_steps(view, cards)
-        elif phase == "elders":
-            from .elders import phase_steps
+    from ..driver import MOVES, TERMINAL
+    from ..phases import PhaseStatus
 
-            steps += phase_steps(view, now["whose_move"])
-        elif phase == "negotiation":
-            from .negotiation import panel_steps
-
-            steps += panel_steps(view, cards)
-        if phase in FINISHED_IN_TURN and now["whose_move"] is not None:
-            from .deck import CULTURES
-
-            whose = now["whose_move"]
-            steps.append(
-                Step(
-                    f"{CULTURES.get(whose, whose)}: {FINISHED_IN_TURN[phase]}",
-                    "greenland.finish",
-                    finish,
-                    {"colour": whose, "cards": cards},
-                    actor=whose,
-                    help="the next culture in order acts (A2, A3); a seat played by a bot "
-                    "plays when its turn comes",
-                )
-            )
-        if (
-            phase == "animals"
-            and view.counter("animals.fed") != turn
-            and not advanced_off(view, "H1")  # the beginners' game has no domestic animals (C2)
-        ):
-            steps.append(
-                Step("Feed the animals (H)", "greenland.animals", feed_animals, {"cards": cards})
-            )
-        steps.append(
-            Step(
-                f"Next: {now['next']['name']}",
-                "greenland.next_phase",
-                next_phase,
-                {"cards": cards},
-                help=f"turn {now['next']['turn']}, {now['next']['phase']} phase",
-            )
-        )
-    lines = [now["text"], f"Order: {', '.join(now['order'])} ({now['order_rule']})"]
-    if now["event"]:
-        lines.append(f"Event: {now['event']}")
-    lines += [f"Ban: {ban}" for ban in now["bans"]]
-    if now["obligations"]:  # A3: where the negotiations failed
-        lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
+    game = game_of(module)
+    now = game.flow.status(state)
+    seats = {seat.id for seat in state.seats}
     return PhaseStatus(
-        turn,
-        phase,
-        f"{now['phase_name']} ({now['section']})",
-        now["whose_move"],
-        tuple(lines),
-        tuple(steps),
+        now.turn,
+        now.phase,
+        now.phase_label,
+        now.to_move if now.to_move in seats else None,
+        now.lines,
+        tuple(step_of(game, state, a) for a in now.actions if a.kind != MOVES)
+        if now.to_move != TERMINAL
+        else (),
     )

@@ -1,21 +1,28 @@
-"""Bots play whole games of Greenland through the procedures and the strict checker (bots.py, selfplay.py).
+"""Bots play whole games of Greenland through the turn driver and the strict checker (bots.py,
+flow.py, selfplay.py, rules_assist/conformance.py).
 
 Every variant: 20 seeded games with random bots finish, every table (after
-the setup and after every entry) keeps the physical limits (B2, B4, F1), and
-each game's log replays to the same final table. A greedy game, and ``tabletop simulate --json``.
+the setup and after every entry) passes the audit and keeps the physical
+limits (B2, B4, F1), and each game's log replays to the same final table. A
+greedy game, the driver's offer at every step, and ``tabletop simulate --json``.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
+from rules_assist.conformance import Report, run_game
+from rules_assist.driver import CHANCE, TERMINAL, Driver
 from rules_assist.greenland.bots import GreedyBot, RandomBot, play_game
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.selfplay import invariant_problems, outcome, seats_for
 from rules_assist.questions import Question
 from tabletop.cli import main
+from tabletop.core import Finding, Severity
+from tabletop.modules.rules import game_of
 from tabletop.persist import Game
 
 VARIANTS = ("standard", "two-player", "beginners", "survivalist", "solitaire")
@@ -26,69 +33,84 @@ def random_bots(variant: str, seed: int) -> dict[str, RandomBot]:
     return {c: RandomBot(seed * 10 + i) for i, c in enumerate(seats_for(variant))}
 
 
-def play_checked(module, variant, bots, seed, path=None):
-    """Play a game, the invariants checked on the table after the setup and after every entry."""
-    cards = Cards.of(module)
-    problems: list[str] = []
-    phases = []
+class Audited:
+    """Greenland's game with selfplay's ``invariant_problems`` added to its audit (to go once
+    the rulebook's audit covers them)."""
 
-    def check(state, where):
-        problems.extend(f"{where}: {p}" for p in invariant_problems(state, cards))
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self._cards = game.cards
 
-    def after(game):
-        if not phases:  # the setup is done: from now on, every entry
-            check(game.state, "after the setup")
-            game.table.subscribe(
-                lambda change: check(
-                    game.state,
-                    f"entry {change.entry.seq} ({change.entry.command.describe()[:60]})",
-                )
-            )
-        phases.append(game.state.counters.get("phase"))
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
 
-    game = play_game(module, variant, bots, seed, path=path, after_phase=after)
-    return game, problems, phases
+    def audit(self, state: Any) -> list[Finding]:
+        found = list(self._game.audit(state) or [])
+        found += [
+            Finding("limits", p, Severity.ILLEGAL) for p in invariant_problems(state, self._cards)
+        ]
+        return found
+
+
+def conformance(module, variant, seed, path, bots=None) -> Report:  # noqa: ANN001
+    """One game through rules_assist/conformance.py: audited after every entry, replayed."""
+    game = Audited(game_of(module))
+    players = bots if bots is not None else random_bots(variant, seed)
+    return run_game(game, variant, seed, seats_for(variant), path, bots=players)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_finish_keep_invariants_and_replay(greenland, variant, tmp_path):
-    cards = Cards.of(greenland)
     for seed in range(GAMES):
-        path = tmp_path / f"{variant}-{seed}.jsonl"
-        game, problems, phases = play_checked(
-            greenland, variant, random_bots(variant, seed), seed, path
-        )
-        try:
-            assert problems == [], f"seed {seed}: {problems[:3]}"
-            result = outcome(game, cards)
-            assert result["over"], f"seed {seed} did not end (J, or every culture extinct)"
-            assert len(phases) > 6
-            assert set(result["winners"]) <= set(result["survived"])
-            digest = game.state.digest()
-        finally:
-            game.close()
-        with Game.open(path, writable=False) as again:
-            assert again.state.digest() == digest, f"seed {seed}: the log replays differently"
+        report = conformance(greenland, variant, seed, tmp_path / f"{variant}-{seed}.jsonl")
+        assert report.problems == [], f"seed {seed}: {report.problems[:3]}"
+        assert report.over, f"seed {seed} did not end (J, or every culture extinct)"
+        assert report.entries > 30
 
 
-def test_a_greedy_game(greenland):
+def test_a_greedy_game(greenland, tmp_path):
     bots = {c: GreedyBot() for c in seats_for("standard")}
-    game, problems, _phases = play_checked(greenland, "standard", bots, 5)
-    try:
-        assert problems == []
+    report = conformance(greenland, "standard", 5, tmp_path / "greedy.jsonl", bots)
+    assert report.problems == [] and report.over
+    with Game.open(tmp_path / "greedy.jsonl", writable=False) as game:
         result = outcome(game, Cards.of(greenland))
-        assert result["over"] and result["survived"]
+        assert result["survived"]
         # the greedy bot hunts: its cultures end the game with cubes alive
         assert sum(result["scores"].values()) > 0
-    finally:
-        game.close()
+        names = {getattr(e.command, "procedure", None) for e in game.table.entries}
+        assert {"greenland.hunt", "greenland.finish", "greenland.next_phase"} <= names
 
 
-def test_greedy_against_random(greenland):
+def test_greedy_against_random(greenland, tmp_path):
     bots = {"red": GreedyBot(), "yellow": RandomBot(1), "green": RandomBot(2)}
-    game, problems, _phases = play_checked(greenland, "standard", bots, 9)
-    game.close()
-    assert problems == []
+    report = conformance(greenland, "standard", 9, tmp_path / "mixed.jsonl", bots)
+    assert report.problems == [] and report.over
+
+
+def test_the_player_to_move_always_has_an_action(greenland):
+    """Driver.legal_actions: never empty before the end; a seat's own, the table's none's."""
+    game = game_of(greenland)
+    seen = set()
+
+    def look(session: Any) -> None:
+        driver = Driver(game, session.table)
+        player = driver.current_player()
+        actions = driver.legal_actions()
+        status = driver.status()
+        seen.add((status.phase, player if player in (CHANCE, TERMINAL) else "seat"))
+        if player == TERMINAL:
+            assert actions == []
+            return
+        assert actions, f"{status.phase}: {player} has nothing to do ({status.lines})"
+        actor = None if player == CHANCE else player
+        assert all(a.actor == actor for a in actions)
+        assert status.actions[-1].name == "next-phase"
+
+    session = play_game(greenland, "standard", random_bots("standard", 3), 3, after_action=look)
+    session.close()
+    phases = {phase for phase, who in seen if who == "seat"}
+    assert {"assignment", "negotiation", "hunt", "elders"} <= phases
+    assert ("event", CHANCE) in seen and ("elders", TERMINAL) in seen
 
 
 def test_bots_answer_from_the_question_data(greenland):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules_assist.driver import CHANCE, Driver
 from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.hunt import hunt_card
@@ -21,9 +22,10 @@ from rules_assist.greenland.negotiation import (
     resolve_new_world,
 )
 from rules_assist.greenland.reading import read
-from rules_assist.greenland.selfplay import Player, play_negotiation
 from rules_assist.greenland.sequence import finish, next_phase, phase_status, status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
+from rules_assist.simulate import play
+from tabletop.modules.rules import game_of
 
 from .tables import build, cli_run, game_file, opened, run, view
 
@@ -418,8 +420,13 @@ def test_a3_bots_meet_their_obligations(greenland, tmp_path, kind) -> None:
             c: GreedyBot() if kind == "greedy" else RandomBot(seed * 3 + i)
             for i, c in enumerate(seats)
         }
-        player = Player(game, Cards.of(greenland), bots)
-        play_negotiation(player)
+        driver = Driver(game_of(greenland), game.table)
+        play(
+            game_of(greenland),
+            game.table,
+            bots,
+            until=lambda d=driver: d.current_player() == CHANCE,
+        )
         assert obligations(view(game)) == [], seed
         run(game, next_phase)
         procedures = [getattr(e.command, "procedure", None) for e in game.table.entries]

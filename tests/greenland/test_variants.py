@@ -16,6 +16,7 @@ import pytest
 from rules_assist.greenland import animals, elders, events, negotiation
 from rules_assist.greenland.checks import check
 from rules_assist.greenland.deck import Cards
+from rules_assist.greenland.flow import negotiation_actions
 from rules_assist.greenland.hunt import hunt_card
 from rules_assist.greenland.variants import (
     ADVANCED_RULES,
@@ -217,13 +218,13 @@ def test_f2_attacks(tmp_path, variant, greenland) -> None:
     v = view(game)
     if variant == "standard":
         assert negotiation.attackers(v, "walrus") == ["yellow"]
-        assert any(s.name == "greenland.attack" for s in negotiation.panel_steps(v, v.cards))
+        assert any(a.name == "attack" for a in negotiation_actions(v))
         game.table.random.force_faces([1, 1])
         run(game, negotiation.attack, colour="yellow", card="walrus")
         assert len(view(game).hunters_on("walrus", "green")) == 0
         return
     assert negotiation.attackers(v, "walrus") == []
-    assert negotiation.panel_steps(v, v.cards) == []
+    assert negotiation_actions(v) == []
     with pytest.raises(ProcedureError, match=r"attacks \(F2, C2\)"):
         run(game, negotiation.attack, colour="yellow", card="walrus")
 

@@ -1,0 +1,320 @@
+"""Greenland's turn for the turn driver (rules_assist/driver.py): who is to move, what they may do.
+
+The six phases of a turn (A1) in the counter ``phase``; who goes when is
+sequence.py's (``status``: A2 player order, A3 iron order, A4 the first
+player picking the hunts, A5 polytheists first). For a table state the flow
+gives a ``driver.Status``: the turn, the phase, the seat to move (``CHANCE``
+when the next step is the table's own: the event revealed and applied, the
+New World resolved, the animals fed, the next phase; ``TERMINAL`` when the
+game is over, J), lines for people and the actions open now, each a
+procedure of the game's table (procedure_table.py) by its name:
+
+- event (D): reveal and apply the event (the table's);
+- assignment (E): the culture to move places hunters by hand (an action of
+  kind MOVES: ``move_options`` gives the moves a seat may try) and finishes;
+- negotiation (F): the rounds of attacks that may be made now in A3 order,
+  the peace a culture that must attack may propose, its finish; the New
+  World resolved (F3, the table's) and pacified;
+- hunt (G): one hunt a card with hunters or raiders who roll, the first
+  player's, who picks their order (A4);
+- animals (H): the animals fed (the table's), when a culture has D cards;
+- elders (I): the elder actions of the culture to move, and its finish.
+
+Every phase ends with the table's "Next" (sequence.next_phase), the last
+action, open to anyone in the window. The status is kept in the table's
+memo, so asking it again before the table changes costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tabletop.core import Command, TableState
+
+from ..driver import CHANCE, MOVES, TERMINAL, Action, Status
+from .deck import CULTURES
+from .sequence import PHASE_NAMES, PHASES, current_first, in_play, negotiation_reading, status
+from .view import ROW_PLACES, Greenland
+
+FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying when it is done
+    "assignment": "done placing hunters (E)",
+    "negotiation": "done negotiating (F)",
+}
+FINISH_HELP = (
+    "the next culture in order acts (A2, A3, A5); a seat played by a bot plays when its turn comes"
+)
+MEMO = "greenland.flow.status"
+
+
+class GreenlandFlow:
+    """The turn of a Greenland game (A1–A5) for ``GreenlandGame.flow``."""
+
+    phases = PHASES
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def view(self, state: TableState) -> Greenland:
+        return Greenland(state, self.game.cards)
+
+    def phase(self, state: TableState) -> str:
+        return str(state.counters.get("phase") or "event")
+
+    def phase_label(self, phase: str) -> str:
+        name, section = PHASE_NAMES.get(phase, (phase, ""))
+        return f"{name} ({section})" if section else name
+
+    def is_terminal(self, state: TableState) -> bool:
+        """J: the turn sequence has ended the game, or no culture is left in play (J1)."""
+        if state.counters.get("game_over") is not None:
+            return True
+        return self.status(state).to_move == TERMINAL
+
+    def returns(self, state: TableState) -> dict[str, float]:
+        """Each culture's victory points (J, scoring.py)."""
+        from .scoring import score
+
+        return {c: float(entry["total"]) for c, entry in score(self.view(state)).items()}
+
+    def status(self, state: TableState) -> Status:
+        memo = state.memo()
+        found = memo.get(MEMO)
+        if found is None:
+            found = memo[MEMO] = self._status(self.view(state))
+        return found
+
+    # ---- the status --------------------------------------------------------------------
+    def _status(self, view: Greenland) -> Status:
+        now = status(view)
+        turn, phase = now["turn"], now["phase"]
+        label = self.phase_label(phase)
+        lines = [now["text"], f"Order: {', '.join(now['order'])} ({now['order_rule']})"]
+        if now["event"]:
+            lines.append(f"Event: {now['event']}")
+        lines += [f"Ban: {ban}" for ban in now["bans"]]
+        if now["obligations"]:  # A3: where the negotiations failed
+            lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
+        if now["game_over"] or not in_play(view):
+            return Status(turn, phase, label, TERMINAL, tuple(lines), ())
+        whose = now["whose_move"]
+        done = now["done"]
+        actions: list[Action] = []
+        to_move: str = CHANCE
+        if phase == "event":
+            if view.counter("event.revealed") != turn:
+                actions.append(Action("Reveal the event (D)", "event", help="then its icons (D)"))
+            elif view.counter("event.resolved") != turn:
+                actions.append(Action("Apply the event (D)", "resolve-event"))
+        elif phase == "assignment":
+            if whose is not None:
+                to_move = whose
+                actions.append(
+                    Action(
+                        "Place hunters (E)",
+                        actor=whose,
+                        help="hunters to the cards' hunting areas, elders promoted (E)",
+                        kind=MOVES,
+                    )
+                )
+        elif phase == "negotiation":
+            actions += negotiation_actions(view)
+            if whose is not None:
+                to_move = whose
+        elif phase == "hunt":
+            actions += hunt_actions(view)
+            if actions:
+                to_move = actions[0].actor or CHANCE
+        elif phase == "animals":
+            actions += animal_actions(view)
+        elif phase == "elders" and whose is not None:
+            to_move = whose
+            actions += elder_actions(view, whose)
+        if phase in FINISHED_IN_TURN and whose is not None and whose not in done:
+            actions.append(
+                Action(
+                    f"{CULTURES.get(whose, whose)}: {FINISHED_IN_TURN[phase]}",
+                    "finish",
+                    {"colour": whose},
+                    actor=whose,
+                    help=FINISH_HELP,
+                )
+            )
+        nxt = now["next"]
+        actions.append(
+            Action(
+                f"Next: {nxt['name']}",
+                "next-phase",
+                help=f"turn {nxt['turn']}, {nxt['phase']} phase",
+            )
+        )
+        return Status(turn, phase, label, to_move, tuple(lines), tuple(actions))
+
+    # ---- the hand moves of the assignment (E) ------------------------------------------------
+    def move_options(
+        self, state: TableState, seat: str
+    ) -> Iterator[list[Callable[[TableState], Command]]]:
+        """For each unassigned hunter of ``seat`` (the Alpha first), the moves it may try: to a
+        card's hunting area in the rows, to raid a tableau card (with a war chief), or promoted
+        to an elder rank (E3). Each group is read on the table as the moves before it left it."""
+        from .bots import _hunters, biomes, raid_targets
+
+        view = self.view(state)
+        for cube in _hunters(view, seat):
+            targets = biomes(view) + raid_targets(view, seat)
+            if view.disks(seat, "energy") > 1:
+                targets += [f"rank{n}" for n in range(1, 7)]
+            yield [_builder(self.game.cards, cube, t) for t in targets]
+
+
+def _builder(cards: Any, cube: str, target: str) -> Callable[[TableState], Command]:
+    def build(state: TableState) -> Command:
+        from .bots import hunter_move
+
+        return hunter_move(Greenland(state, cards), cube, target)
+
+    return build
+
+
+# ---- the actions of each phase -------------------------------------------------------------
+def hunt_actions(view: Greenland) -> list[Action]:
+    """One hunt a card with hunters or raiders who roll on it, not hunted yet this turn: the
+    first player picks the order (A4)."""
+    from .hunt import hunt_order
+
+    first = current_first(view)
+    hunted = set(view.counter("hunt.done") or ())
+    state = view.state
+    seats = view.seats()
+    found = []
+    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in seats)):
+        for pid in state.places[place].contents if place in state.places else ():
+            area = state.places.get(pid)
+            if area is None or not area.contents or pid in hunted:
+                continue
+            hunters = view.hunters_on(pid)
+            if not hunters:
+                continue
+            if place.startswith("tableau_") and not hunt_order(view, pid):
+                continue  # only its defenders there: nobody raids it (G1)
+            owners = [state.pieces[h].owner for h in hunters]
+            who = ", ".join(f"{c} {owners.count(c)}" for c in seats if c in owners)
+            found.append(
+                Action(
+                    f"Hunt {view.name(pid)} ({who})",
+                    "hunt",
+                    {"card": pid},
+                    actor=first,
+                    help="Roll the hunt on this card (G): every culture on it, fewest hunters first",
+                )
+            )
+    return found
+
+
+def animal_actions(view: Greenland) -> list[Action]:
+    """H: the animals fed once a turn, when a culture has domestic animals (not in the
+    beginners' game, C2)."""
+    from .payments import d_cards
+    from .variants import advanced_off
+
+    if view.counter("animals.fed") == view.counter("turn", 1) or advanced_off(view, "H1"):
+        return []
+    if not any(d_cards(view, c) for c in view.seats()):
+        return []
+    return [Action("Feed the animals (H)", "animals", help="hay for each D card, then babies")]
+
+
+def elder_actions(view: Greenland, colour: str) -> list[Action]:
+    """I: the elder actions ``colour`` can start now (elders.available_actions)."""
+    from .elders import available_actions
+    from .procedure_table import elder_action_name
+
+    found = []
+    for label, procedure, params in available_actions(view, colour):
+        chosen = {"colour": colour, "action": elder_action_name(procedure)}
+        if "target" in params:
+            chosen["target"] = params["target"]
+        found.append(Action(label, "elder", chosen, actor=colour))
+    found.append(
+        Action(
+            f"{colour}: done with elder actions",
+            "finish",
+            {"colour": colour},
+            actor=colour,
+            help=FINISH_HELP,
+        )
+    )
+    return found
+
+
+def negotiation_actions(view: Greenland) -> list[Action]:
+    """F: the rounds of attacks that may be made now in A3 order (the obligatory ones marked),
+    the peace still possible where a war chief must attack (A3), the New World resolved (F3,
+    the table's) and then pacified."""
+    from .negotiation import (
+        NEW_WORLD,
+        RESOLVED,
+        _begun,
+        _defending,
+        _side,
+        culture,
+        negotiation_order,
+        obligation_text,
+        present,
+    )
+    from .variants import advanced_off
+
+    if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
+        return []
+    found = []
+    owing, ready = negotiation_reading(view)
+    owed = set(owing)
+    for colour, pid in ready:
+        if (colour, pid) in owed:
+            label = obligation_text(view, colour, pid)
+        else:
+            verb = "defends" if _defending(view, pid, colour) else "attacks on"
+            label = f"{culture(colour)} {verb} {view.name(pid)} (F2)"
+        found.append(
+            Action(
+                label,
+                "attack",
+                {"colour": colour, "card": pid},
+                actor=colour,
+                help="one round of attacks; most iron first (A3)",
+            )
+        )
+    for colour, pid in ready:
+        if (colour, pid) in owed and not _begun(view, pid):
+            found.append(
+                Action(
+                    f"{culture(colour)} proposes peace on {view.name(pid)} (A3)",
+                    "peace",
+                    {"colour": colour, "card": pid},
+                    actor=colour,
+                    help="everyone present must agree; then nobody attacks there this turn",
+                )
+            )
+    if view.counter(RESOLVED) != view.counter("turn", 1):
+        found.append(
+            Action(
+                "Resolve the New World (F3)",
+                "new-world",
+                help="more than 6 cubes turn a peaceful Markland or Vinland hostile",
+            )
+        )
+        return found
+    for pid in NEW_WORLD:
+        if pid in view.state.places and _side(view, pid) == "hostile":
+            for colour in negotiation_order(view):
+                if colour in present(view, pid) and view.disks(colour, "ivory"):
+                    found.append(
+                        Action(
+                            f"{culture(colour)} pacifies {view.name(pid)} (F3)",
+                            "pacify",
+                            {"colour": colour, "card": pid},
+                            actor=colour,
+                            help="pay an ivory to turn it peaceful",
+                        )
+                    )
+    return found

@@ -1,0 +1,76 @@
+"""Greenland's procedure table and turn flow (procedure_table.py, flow.py) through the game object."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from rules_assist.driver import CHANCE, MOVES, TERMINAL, Driver
+from rules_assist.greenland import cli
+from rules_assist.greenland.procedure_table import spec_for
+from rules_assist.procedures import ProcedureError
+from tabletop.modules.rules import game_of
+
+from .tables import build
+
+
+def test_every_subcommand_is_in_the_procedure_table(greenland) -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_parser(parser.add_subparsers(), argparse.ArgumentParser)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    greenland_parser = sub.choices["greenland"]
+    procedures = next(
+        a for a in greenland_parser._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    table = game_of(greenland).procedures
+    assert set(procedures.choices) <= set(table.names())
+    assert {"resolve-event", "finish", "elder"} <= set(table.names())
+    for spec in table:
+        assert spec.log_name.startswith("greenland.") and spec.help and spec.section
+    assert table.get("hunt").log_name == "greenland.hunt"
+    assert table.get("discard").phases == () and table.get("attack").phases == ("negotiation",)
+    elder = spec_for(table.get("elder"), {"colour": "red", "action": "witch-burn"})
+    assert elder.log_name == "greenland.elder.witch_burn"
+
+
+def test_a_procedure_outside_its_phase_is_refused_with_one_line(greenland, tmp_path) -> None:
+    game = game_of(greenland)
+    session = build(tmp_path, "")
+    before = len(session.table.entries)
+    with pytest.raises(ProcedureError) as refused:
+        game.run(session.table, "animals", "red")
+    assert str(refused.value) == (
+        "animals (H) belongs to the Domestic animals (H) phase; the game is in the Event (D) phase"
+    )
+    with pytest.raises(ProcedureError, match=r"^attack \(F2\) belongs to the Negotiate & attacks"):
+        game.run(session.table, "attack", "red", {"colour": "red", "card": "walrus"})
+    assert len(session.table.entries) == before
+
+
+def test_the_flow_leads_a_turn(greenland, tmp_path: Path) -> None:
+    game = game_of(greenland)
+    session = build(tmp_path, "")
+    driver = Driver(game, session.table)
+    status = driver.status()
+    assert status.phase == "event" and status.phase_label == "Event (D)"
+    assert driver.current_player() == CHANCE
+    assert [a.name for a in driver.legal_actions()] == ["event", "next-phase"]
+    driver.apply(driver.legal_actions()[0], answerer=lambda need, state: need.question.default())
+    assert session.table.entries[-1].command.procedure == "greenland.event"
+    assert [a.name for a in driver.legal_actions()] == ["next-phase"]
+    driver.apply(driver.legal_actions()[0])
+    first = session.state.counters["first_player"]
+    assert driver.status().phase == "assignment" and driver.current_player() == first
+    actions = driver.legal_actions()
+    assert [a.kind for a in actions] == [MOVES, "procedure"]
+    assert actions[1].name == "finish" and actions[1].params == {"colour": first}
+    groups = list(game.flow.move_options(session.state, first))
+    assert groups and all(groups)
+    move = groups[0][0](session.state)
+    session.table.submit(move, first)
+    driver.apply(actions[1])
+    assert session.table.entries[-1].actor == first
+    assert driver.current_player() not in (first, CHANCE, TERMINAL)
+    assert driver.returns().keys() == {"red", "yellow", "green"}
