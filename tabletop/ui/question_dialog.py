@@ -108,6 +108,7 @@ class QuestionDialog(QDialog):
         self.choices: list[QAbstractButton] = []  # radio buttons or check boxes, in option order
         self.list: QListWidget | None = None  # a long one_of question
         self.spins: dict[str, QSpinBox] = {}  # split and payment, by group
+        self.group_labels: dict[str, QLabel] = {}
         self.alternatives: dict[str, QPushButton] = {}  # payment: answers instead of paying
         self.yes: QPushButton | None = None
         self.no: QPushButton | None = None
@@ -127,16 +128,18 @@ class QuestionDialog(QDialog):
     # ---- who and what ------------------------------------------------------------------
     def _owner_text(self) -> str:
         owner = self.question.owner
-        if owner is None:
-            return "For the whole table"
-        shown = (self.name(owner) if self.name is not None else None) or owner
-        return f"For {shown}" if shown == owner else f"For {shown} ({owner})"
+        return "For the whole table" if owner is None else f"For {self.seat(owner)}"
+
+    def seat(self, seat: str) -> str:
+        """A seat as the window names it: 'Thule (yellow)'; the id itself without a name."""
+        named = self.name(seat) if self.name is not None else None
+        return f"{named} ({seat})" if named and named != seat else seat
 
     def shown(self, option: str) -> str:
-        """How an option or group reads: its label, else the seat's name for a seat."""
-        if option in dict(self.question.labels) or self.name is None:
-            return self.question.label(option)
-        return self.name(option) or option
+        """How an option or group reads: a seat by its name (as the owner is shown), else
+        the question's label for it."""
+        seat = self.seat(option)
+        return seat if seat != option else self.question.label(option)
 
     # ---- the body, per kind --------------------------------------------------------------
     def _body(self) -> QWidget | None:
@@ -237,6 +240,7 @@ class QuestionDialog(QDialog):
             grid.addWidget(spin, row, 1)
             grid.addWidget(note, row, 2)
             self.spins[group] = spin
+            self.group_labels[group] = label
         grid.setRowStretch(len(q.groups), 1)
         return self._scrolling(box, len(q.groups))
 

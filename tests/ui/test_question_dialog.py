@@ -406,6 +406,8 @@ def test_panel_the_hits_of_an_attack_through_the_split_dialog(table, tmp_path) -
         assert dialog.owner_label.text() == "For Tunit (green)"
         assert dialog.counter.text() == "0 of 2 shared" and not dialog.ok.isEnabled()
         assert dialog.spins["red"].maximum() == 1 and dialog.spins["yellow"].maximum() == 2
+        labels = {g: label.text() for g, label in dialog.group_labels.items()}
+        assert labels == {"red": "Norse (red)", "yellow": "Thule (yellow)"}  # as seats are shown
         arrow(dialog.spins["yellow"])
         assert not dialog.ok.isEnabled()
         arrow(dialog.spins["yellow"])
