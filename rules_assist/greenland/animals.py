@@ -16,8 +16,10 @@ its hand size then discards down (B2, choice ``discard_<colour>``). The
 beginners' game has no domestic animals phase (C2 skips H1 and H2): the
 procedure refuses.
 
-Choices: ``hay_<card>`` (the card's row id, e.g. ``hay_cattle``): 'energy',
-'elder:3' (or 'elder:2@yellow'), a comma-separated list for several
+Choices, owned by the culture feeding: ``hay_<card>`` (the card's row id,
+e.g. ``hay_cattle``), a payment of the hay from the culture's energy and
+elders with 'slaughter' as the alternative: 'energy', 'elder:3' (or
+'elder:2@yellow'), a comma-separated list or 'energy=2' for several
 snowflakes (one unit given for several means that unit each time), or
 'slaughter'; ``sheep_<colour>``: 'baby' or 'ivory'.
 """

@@ -25,8 +25,9 @@ rules_assist/greenland/hands.py). The beginners' game (C2,
 rules_assist/greenland/variants.py) has no raids (G1), no New World (E2), no
 iron rule (F4) and takes no cards into the hand (G6).
 
-The players' choices (``choices``; a missing one raises ChoiceNeeded):
-``alpha`` yes/no, ``reroll`` the faces to re-roll ([4], '4,5' or 'none'),
+The players' choices (``choices``; a missing one raises ChoiceNeeded, each a
+typed question owned by the culture hunting, rules_assist/greenland/choices.py):
+``alpha`` yes/no, ``reroll`` a subset of the faces to re-roll ([4], '4,5' or 'none'),
 ``modify`` yes/no (asked only when it changes the outcome), ``pay_iron``
 yes/no, ``snowflake`` energy/elder/none (and ``snowflake_elder``, e.g. rank6,
 when elders on several ranks could pay), ``take_trophy`` yes/no,
