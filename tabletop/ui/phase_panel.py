@@ -2,11 +2,11 @@
 
 The module's ``phases`` hook says the turn, the phase, whose move it is and
 which procedures come next. A button runs its procedure as one undoable
-entry; when the procedure needs a player's decision (which elder dies,
-whether to re-roll), the panel asks it in a dialog and runs it again with the
-answer: nothing is decided silently for a person. A question that belongs to
-a seat given to a bot (the ``question_owner`` or ``owner_of`` beside the
-module's ``bots`` hook) is answered by that bot; "Let the bots play" plays the
+entry; when the procedure needs players' decisions (which elder dies, which
+cards to discard, how the hits fall), the panel asks each typed question in
+the dialog made for its kind (question_dialog.py) and runs it again with the
+answers: nothing is decided silently for a person. A question whose owner is a
+seat given to a bot is answered by that bot; "Let the bots play" plays the
 bot seats' own moves (the module's ``bot_turn``) while one of them has
 something to play; with ``auto_bots`` (the Game menu's "Bots play by
 themselves") they play as soon as their turn comes.
@@ -14,14 +14,18 @@ themselves") they play as soon as their turn comes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QInputDialog, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from rules_assist.phases import PhaseStatus, Step
 from rules_assist.procedures import ChoiceNeeded, run_procedure
-from tabletop.core import TableError
-from tabletop.modules.gamecode import import_function
+from rules_assist.questions import AnswerError, Question
+from tabletop.core import TableError, TableState
+from tabletop.modules.setup import import_function
 
+from .question_dialog import ask
 from .session import TableSession
 
 
@@ -186,47 +190,71 @@ class PhasePanel(QWidget):
         if self.auto_bots and not self._held and self.play_bots():
             self.schedule_bots()
 
-    def _bot_answer(self, step: Step, need: ChoiceNeeded) -> object:
-        """The answer of the bot whose question it is, or None when a person is to answer."""
-        session = self.session
-        if not session.bot_seats:
+    def _bot_answer(self, step: Step, question: Question, state: TableState) -> Any:
+        """The answer of the bot playing the question's owner (a question for the whole table:
+        the seat whose step it is), or None when a person answers."""
+        bot = self.session.bot_of(question.owner or step.actor)
+        return None if bot is None else bot.answer(state, question)
+
+    def _person_answer(self, step: Step, need: ChoiceNeeded) -> Any:
+        """A person's answer: the scripted answerer's, or the one given in the question's
+        dialog; None when there is none (the person cancelled, or the panel may not ask)."""
+        if self.answerer is not None:
+            return self.answerer(need)
+        if not self.ask:
+            self.session.message.emit(f"{step.label}: {need.question.describe()}")
             return None
-        owner = need.question.owner or step.actor
-        bot = session.bot_of(owner)
-        return None if bot is None else bot.answer(session.table.state, need.question)
+        return ask(self, need.question, name=self.session.seat_name, title=step.label)
+
+    def _run(self, step: Step, choices: dict[str, Any], answerer: Any = None) -> Any:
+        session = self.session
+        return run_procedure(
+            session.table,
+            step.actor or session.actor,
+            step.procedure,
+            name=step.name,
+            choices=choices,
+            answerer=answerer,
+            **step.params,
+        )
 
     def run(self, step: Step) -> bool:
-        """Run a step's procedure, asking each choice it needs; True if it changed the table."""
+        """Run a step's procedure, asking each choice it needs; True if it changed the table.
+
+        The procedure asks its questions as it goes: a bot answers its seat's at once, on the
+        table as the procedure has made it so far; a person's question stops the run (nothing
+        changes), is asked in its dialog, and the procedure runs again with the answer. The
+        people's questions thus come one after another, each as it stands after the answers
+        before it (the loss of two cubes, not of the one a stand-in answer would have made); an
+        answer is used only for the question exactly as it was put.
+        """
         session = self.session
-        choices = dict(self.answers)
-        while True:
+        given: dict[str, tuple[Question, Any]] = {}  # the people's answers, with their questions
+        loose: dict[str, Any] = {}  # scripted answers only the procedure reads (its generous way)
+        for _ in range(64):  # each round puts one more question; never forever
+
+            def answerer(need: ChoiceNeeded, state: TableState) -> Any:
+                question = need.question
+                put = given.get(question.key)
+                if put is not None and put[0] == question:
+                    return put[1]
+                answer = self._bot_answer(step, question, state)
+                if answer is None:  # a person's, not yet put to them as it now stands
+                    raise ChoiceNeeded(question)
+                return answer
+
             try:
-                change = run_procedure(
-                    session.table,
-                    step.actor or session.actor,
-                    step.procedure,
-                    name=step.name,
-                    choices=choices,
-                    **step.params,
-                )
+                change = self._run(step, {**self.answers, **loose}, answerer)
             except ChoiceNeeded as need:
-                answer = None if need.key in choices else self._bot_answer(step, need)
-                if answer is not None:
-                    choices[need.key] = answer
-                    continue
-                if self.answerer is not None:
-                    choices[need.key] = self.answerer(need)
-                    continue
-                if not self.ask:
-                    session.message.emit(f"{step.label}: {need.text}")
+                answer = self._person_answer(step, need)
+                if answer is None:
+                    if self.ask and self.answerer is None:
+                        session.message.emit(f"{step.label}: stopped; nothing changed")
                     return False
-                answer, ok = QInputDialog.getItem(
-                    self, step.label, need.text, need.options, 0, False
-                )
-                if not ok:
-                    session.message.emit(f"{step.label}: stopped; nothing changed")
-                    return False
-                choices[need.key] = answer
+                try:
+                    given[need.key] = (need.question, need.question.parse(answer))
+                except AnswerError:  # a scripted answer in a form the procedure itself reads
+                    loose[need.key] = answer
                 continue
             except TableError as exc:
                 session.message.emit(f"{step.label}: {exc}")
@@ -235,3 +263,5 @@ class PhasePanel(QWidget):
                 session.message.emit(change.entry.command.describe())
             self.refresh()
             return change is not None
+        session.message.emit(f"{step.label}: its questions keep changing; nothing changed")
+        return False
