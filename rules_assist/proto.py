@@ -1,10 +1,13 @@
-"""The prototyping module's summary for ``tabletop inspect``: per seat, hand, reserve and score."""
+"""The prototyping module's game interface: its summary for ``tabletop inspect`` (per seat, hand,
+reserve and score), and nothing else (no rules, procedures or bots)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tabletop.core import TableState
+
+from .game import Game
 
 
 def summary(state: TableState, module: Any) -> list[str]:
@@ -21,3 +24,10 @@ def summary(state: TableState, module: Any) -> list[str]:
             f"{len(tableau.contents) if tableau else 0} in tableau, score {score}"
         )
     return lines
+
+
+class ProtoGame(Game):
+    """The prototyping table: a summary of each seat, no rules."""
+
+    def summary(self, state: TableState) -> list[str]:
+        return summary(state, self.module)

@@ -12,15 +12,31 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
-from tabletop import __version__
+from rules_assist import cli as procedures_cli
+from rules_assist.cli import Parser as _Parser
+from rules_assist.simulate import simulate
+from tabletop import __version__, bench
 from tabletop.core import TableError
+from tabletop.inspection import entry_text, inspect_state, inspect_text, mapping_lines
+from tabletop.modules import (
+    ModuleError,
+    default_module,
+    find_module,
+    module_ids,
+    new_game,
+)
+from tabletop.modules.revisions import (
+    import_revision,
+    module_for_game,
+    revisions,
+    with_revision,
+)
+from tabletop.modules.rules import finding_dict, game_of
+from tabletop.persist import Game
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+# Qt is imported only by the commands that draw (play, render): the others start without it.
 
 
 class CliError(Exception):
@@ -50,11 +66,6 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         help="a setup choice of the module (see 'tabletop modules')",
-    )
-    p.add_argument(
-        "--norse-animal",
-        choices=["cattle", "sheep", "pony", "goat"],
-        help="Greenland: Red's Norse animal (C5)",
     )
     p.add_argument(
         "--random-colours", action="store_true", help="deal the players' colours at random"
@@ -146,27 +157,33 @@ def _parser() -> argparse.ArgumentParser:
     deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
     deck_sub.required = True
     q = deck_sub.add_parser("list", help="the revisions of a module's deck")
-    q.add_argument("module", nargs="?", default="greenland")
+    q.add_argument("module", help="a module id or folder")
     q = deck_sub.add_parser("import", help="check a CSV row by row and add it as a revision")
     q.add_argument("file", help="the CSV (the deck's columns)")
     q.add_argument("--name", required=True, help="the revision's name")
-    q.add_argument("--module", default="greenland", help="the module (default greenland)")
+    q.add_argument(
+        "--module", help="the module, an id or folder (default: the one 'tabletop play' opens)"
+    )
 
-    # Greenland's procedures are parsed by their own parser, built only when asked for:
-    # importing every procedure module would slow down every other command.
+    # A procedure's options depend on the game in FILE: rules_assist/cli.py builds them once
+    # it has read FILE's header (so only this line is parsed here).
     p = sub.add_parser(
-        "greenland",
-        help="run a Greenland procedure on a game file (hunt, event, migrate, cool, decimate, die-off, auction, animals, next-phase)",
+        "run",
+        help="run a procedure of a game on a game file: 'tabletop run FILE PROCEDURE [options] -o OUT'"
+        " ('tabletop run FILE --list' lists them; 'tabletop MODULE PROCEDURE FILE ...' is the same)",
         add_help=False,
     )
     p.add_argument("procedure_args", nargs=argparse.REMAINDER)
+
+    p = sub.add_parser("procedures", help="a module's procedures: sections, phases, options")
+    p.add_argument("module", help="a module id or folder")
 
     p = sub.add_parser("score", help="the victory points of a game's cultures, as the table lies")
     p.add_argument("file", help="a game log")
     p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
 
     p = sub.add_parser("simulate", help="bots play whole games of a module; win and survival rates")
-    p.add_argument("module", help="the module (greenland)")
+    p.add_argument("module", help="a module with a turn flow and bots")
     p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
     p.add_argument("--variant", default="standard", help="the variant (default standard)")
@@ -174,9 +191,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         default="random",
-        help="one bot a seat in seating order, e.g. random,greedy,random",
+        help="one bot a seat in seating order, e.g. random,greedy,random; one name: every seat"
+        " of the module's usual number",
     )
-    p.add_argument("--max-turns", type=int, default=40, help="stop a game after this many turns")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
 
@@ -190,8 +207,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _open(path: str, writable: bool = False) -> Any:
-    from tabletop.persist import Game
-
     game = Game.open(path, writable=writable)
     for warning in game.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -208,37 +223,31 @@ def _check_output(path: str) -> None:
 
 def _game_module(game: Any) -> Any:
     """The game's module with the deck revision it was set up with (warnings on stderr)."""
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import module_for_game
-
     module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return module
 
 
-def _module_summary(game: Any, state: Any) -> Any:
-    """The module's own summary of the table, where it has one."""
-    from tabletop.modules import ModuleError
-    from tabletop.modules.setup import import_function
-
+def _game_of(game: Any) -> Any:
+    """The game interface of a saved game's module (rules_assist/game.py), or None when its
+    module cannot be loaded or has no game."""
     try:
-        module = _game_module(game)
+        return game_of(_game_module(game))
     except ModuleError:
         return None
-    if not module.summary_path:
-        return None
-    return import_function(module.summary_path, "module.summary")(state, module)
+
+
+def _module_summary(game: Any, state: Any) -> Any:
+    """The game's own reading of the table (lines or a dict), where it has one."""
+    rules = _game_of(game)
+    return rules.summary(state) if rules is not None else None
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module, new_game
-
     _check_output(args.output)
     module = find_module(args.module)
     if args.deck:
-        from tabletop.modules.revisions import with_revision
-
         module = with_revision(module, args.deck)
     options = {}
     for item in args.option:
@@ -246,8 +255,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         if not sep:
             raise CliError(f"--option {item!r}: write it as KEY=VALUE")
         options[key.strip()] = value.strip()
-    if args.norse_animal:
-        options["norse_animal"] = args.norse_animal
+    options.update(_setup_options(module, args.extra))
     if args.random_colours:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -272,14 +280,30 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
-    from tabletop.inspection import inspect_text
+def _setup_options(module: Any, extra: Sequence[str]) -> dict[str, str]:
+    """The module's setup options given as ``--NAME VALUE`` (or ``--NAME=VALUE``): the same as
+    ``--option NAME=VALUE``, e.g. ``--colours random``."""
+    options: dict[str, str] = {}
+    items = list(extra)
+    while items:
+        item = items.pop(0)
+        name, sep, value = item.partition("=")
+        key = name[2:].replace("-", "_") if name.startswith("--") else ""
+        if key not in module.options:
+            known = ", ".join(f"--{k.replace('_', '-')}" for k in module.options) or "none"
+            raise CliError(f"unrecognized argument {item!r} ({module.name}'s options: {known})")
+        if not sep:
+            if not items or items[0].startswith("-"):
+                raise CliError(f"{name}: give a value, e.g. {name} VALUE")
+            value = items.pop(0)
+        options[key] = value.strip()
+    return options
 
+
+def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
     lines = inspect_text(state, seat)
     summary = _module_summary(game, state)
     if isinstance(summary, dict):
-        from tabletop.inspection import mapping_lines
-
         lines += ["", *mapping_lines(summary)]
     elif summary:
         lines += ["", *summary]
@@ -287,8 +311,6 @@ def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from tabletop.inspection import inspect_state
-
     game = _open(args.file)
     table = game.table
     at = table.seq if args.at is None else args.at
@@ -328,9 +350,6 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from tabletop.modules import ModuleError
-    from tabletop.modules.rules import audit, finding_dict
-
     game = _open(args.file)
     table = game.table
     at = table.seq if args.at is None else args.at
@@ -342,7 +361,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise CliError(
             f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
         ) from None
-    findings = audit(module, table.state if at == table.seq else table.state_at(at))
+    rules = game_of(module)
+    findings = (
+        rules.audit(table.state if at == table.seq else table.state_at(at)) if rules else None
+    )
     if findings is None:
         raise CliError(f"{module.name} has no rules assistant to check with")
     if args.json:
@@ -357,8 +379,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from tabletop.inspection import entry_text
-
     game = _open(args.file)
     entries = game.table.entries
     if args.last is not None:
@@ -410,7 +430,6 @@ def _check_folder(path: str) -> None:
 def cmd_render(args: argparse.Namespace) -> int:
     from tabletop.export import FORMATS, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
-    from tabletop.modules import ModuleError
 
     _check_output(args.output)
     if os.path.splitext(args.output)[1].lower() not in FORMATS:
@@ -455,24 +474,19 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import import_revision, revisions, with_revision
-
     if args.deck_command == "list":
         module = find_module(args.module)
         for name in revisions(module):
             deck = with_revision(module, name).decks[next(iter(module.decks))]
             print(f"{name:<20} {len(deck.cards)} rows  sha256 {deck.sha256[:16]}…")
         return 0
-    module = find_module(args.module)
+    module = find_module(args.module or default_module())
     target = import_revision(module, args.file, args.name)
     print(f"{args.file}: every row checked; added as revision {args.name!r} ({target})")
     return 0
 
 
 def cmd_modules(args: argparse.Namespace) -> int:
-    from tabletop.modules import ModuleError, find_module, module_ids
-
     rows = []
     for module_id in module_ids():
         try:
@@ -503,8 +517,6 @@ def cmd_modules(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from tabletop import bench
-
     def progress(text: str) -> None:
         print(f"… {text}", file=sys.stderr, flush=True)
 
@@ -518,10 +530,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """The module's score hook: one row per seat; projected during the game, final after it."""
-    from tabletop.modules import ModuleError
-    from tabletop.modules.setup import import_function
+    """The game's score: one row per seat; projected during the game, final after it.
 
+    A row is a dict: the seat (``seat``, or ``colour`` as the score panel reads it), whole
+    numbers (one column each), ``final`` and ``ending`` when the game is over, and any other
+    flag that is true shown after the numbers (``extinct``)."""
     game = _open(args.file)
     try:
         module = _game_module(game)
@@ -529,47 +542,54 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CliError(
             f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
         ) from None
-    if not module.score_path:
-        raise CliError(
-            f"{args.file}: {module.name} has no scoring in the rules assistant"
-            " (only modules with a 'score' hook, such as Greenland, can be scored)"
-        )
-    rows = import_function(module.score_path, "module.score")(game.table.state, module)
+    rules = game_of(module)
+    rows = rules.score(game.table.state) if rules is not None else None
+    if rows is None:
+        raise CliError(f"{args.file}: {module.name} has no scoring in the rules assistant")
+    names = {s.id: s.name for s in game.header.seats}
+
+    def seat(row: dict[str, Any]) -> str:
+        return str(row.get("seat", row.get("colour", "")))
 
     def points(row: dict[str, Any]) -> dict[str, Any]:
         found = {k: v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)}
-        return {**found, **({"extinct": True} if row.get("extinct") else {})}
+        return {**found, **{k: True for k, v in row.items() if v is True and k != "final"}}
+
+    def marks(row: dict[str, Any]) -> list[str]:
+        return [k for k, v in row.items() if v is True and k != "final"]
 
     if args.json:
-        print(json.dumps({row["colour"]: points(row) for row in rows}, indent=2))
+        print(json.dumps({seat(row): points(row) for row in rows}, indent=2))
         return 0
     final = any(row.get("final") for row in rows)
     ending = next((row.get("ending") for row in rows if row.get("ending")), None)
     print(
         f"{args.file}: "
-        + (f"final score ({ending})" if final else "projected score (the game goes on)")
+        + (
+            f"final score{f' ({ending})' if ending else ''}"
+            if final
+            else "projected score (the game goes on)"
+        )
     )
-    kinds = list(points(rows[0])) if rows else []
-    kinds = [k for k in kinds if k != "extinct"]
-    print(f"{'culture':<16}" + "".join(f"{k:>12}" for k in kinds))
+    kinds = [k for k in (points(rows[0]) if rows else {}) if k not in marks(rows[0])]
+    word = rules.seat_word.lower()
+    print(f"{word:<16}" + "".join(f"{k:>12}" for k in kinds))
     for row in rows:
-        name = f"{row['colour']} ({row['culture']})" if row.get("culture") else row["colour"]
-        mark = "  extinct (J1)" if row.get("extinct") else ""
-        print(f"{name:<16}" + "".join(f"{row[k]:>12}" for k in kinds) + mark)
+        name = f"{seat(row)} ({names[seat(row)]})" if seat(row) in names else seat(row)
+        mark = "".join(f"  {m}" for m in marks(row))
+        print(f"{name:<16}" + "".join(f"{row.get(k, 0):>12}" for k in kinds) + mark)
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import with_revision
-
+    """Bots play whole games through the game's turn flow (rules_assist/simulate.py)."""
     module = find_module(args.module)
-    if module.id != "greenland":
-        raise CliError(f"{module.id}: only Greenland has bots to play it")
-    from rules_assist.greenland.selfplay import simulate
-
     if args.deck:
         module = with_revision(module, args.deck)
+    game = game_of(module)
+    factories = game.bots if game is not None else {}
+    if not factories:
+        raise CliError(f"{module.id}: {module.name} has no bots to play it")
     if args.variant not in module.variants:
         raise CliError(
             f"{module.name} has no variant {args.variant!r} ({', '.join(module.variants)})"
@@ -577,8 +597,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError("--games must be 1 or more")
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    if any(n not in ("random", "greedy") for n in names):
-        raise CliError(f"--bots {args.bots!r}: each bot is random or greedy")
+    if not names or any(n not in factories for n in names):
+        raise CliError(f"--bots {args.bots!r}: each bot is {' or '.join(factories)}")
+    if game.flow is None:
+        raise CliError(f"{module.id}: {module.name} has no turn flow for bots to play through")
+    count = len(names) if len(names) > 1 else module.default_seats
+    if not module.min_seats <= count <= module.max_seats:
+        raise CliError(
+            f"--bots: {module.name} seats {module.min_seats} to {module.max_seats} players,"
+            f" not {count}"
+        )
+    seats = [s.id for s in module.seats[:count]]
     if args.save_logs:
         os.makedirs(args.save_logs, exist_ok=True)
         taken = [
@@ -602,12 +631,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     try:
         summary = simulate(
-            module,
+            game,
             args.variant,
             names,
             args.games,
             args.seed,
-            max_turns=args.max_turns,
+            seats=seats,
             save_logs=args.save_logs,
             progress=bar,
         )
@@ -616,37 +645,49 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    seats = list(summary["bots"])
-    bots = ", ".join(f"{c}={b}" for c, b in summary["bots"].items())
+    bots = ", ".join(f"{s}={b}" for s, b in summary["bots"].items())
     print(
-        f"{args.games} games of {module.name} ({args.variant}), seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
+        f"{args.games} games of {module.name} ({args.variant}),"
+        f" seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
     )
-    print(f"{'culture':<8} {'wins':>6} {'win %':>6} {'survived %':>11} {'mean VP':>8}")
-    for colour in seats:
-        row = summary[colour]
+    word = game.seat_word.lower()
+    print(f"{word:<12} {'wins':>6} {'win %':>6} {'mean score':>11}")
+    for seat in seats:
+        row = summary[seat]
         print(
-            f"{colour:<8} {row['wins']:>6} {100 * row['win_rate']:>6.1f}"
-            f" {100 * row['survival_rate']:>11.1f} {row['mean_vp']:>8.2f}"
+            f"{seat:<12} {row['wins']:>6} {100 * row['win_rate']:>6.1f} {row['mean_score']:>11.2f}"
         )
-    print(f"mean game length {summary['mean_turns']} turns; {summary['games_per_s']} games/s")
-    print(f"the winner: the highest score ({summary['scoring']}); ties all win")
+    print(f"{summary['games_per_s']} games/s; the highest score wins, ties all win")
     return 0
 
 
-def cmd_greenland(args: argparse.Namespace) -> int:
-    from rules_assist.greenland.cli import add_parser, run
+def cmd_run(args: argparse.Namespace) -> int:
+    """``tabletop run FILE PROCEDURE ...`` (rules_assist/cli.py builds the procedure's options)."""
+    text = procedures_cli.run_command(args.procedure_args)
+    if text:
+        print(text)
+    return 0
 
-    parser = _Parser(prog="tabletop")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    add_parser(sub, _Parser)
-    procedure = parser.parse_args(["greenland", *args.procedure_args])
-    print(run(procedure, procedure.runner))
+
+def cmd_procedures(args: argparse.Namespace) -> int:
+    game = game_of(find_module(args.module))
+    if game is None:
+        raise CliError(f"{args.module}: its module has no rules assistant, so no procedures")
+    for line in procedures_cli.procedure_lines(game):
+        print(line)
+    return 0
+
+
+def cmd_module_procedure(args: argparse.Namespace) -> int:
+    """``tabletop MODULE PROCEDURE FILE ...``: the shorthand of ``tabletop run``."""
+    print(procedures_cli.run_shorthand(args.module, args.procedure_args))
     return 0
 
 
 COMMANDS = {
     "check": cmd_check,
-    "greenland": cmd_greenland,
+    "procedures": cmd_procedures,
+    "run": cmd_run,
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
@@ -663,18 +704,27 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["greenland"]:  # its own parser, built only when asked for
-        args = argparse.Namespace(command="greenland", procedure_args=argv[1:])
-    else:
-        args = _parser().parse_args(argv)
+    command = argv[0] if argv else ""
     try:
-        return COMMANDS[args.command](args)
+        if command == "run":  # the procedure's options are built from FILE's game
+            return cmd_run(argparse.Namespace(command="run", procedure_args=argv[1:]))
+        if command and command not in COMMANDS and procedures_cli.has_procedures(command):
+            return cmd_module_procedure(
+                argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
+            )
+        parser = _parser()
+        args, extra = parser.parse_known_args(argv)
+        command = args.command
+        if extra and command != "new":  # only a new game takes its module's own options
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.extra = extra
+        return COMMANDS[command](args)
     except (CliError, TableError) as exc:
-        print(f"tabletop {args.command}: {exc}", file=sys.stderr)
+        print(f"tabletop {command}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"tabletop {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"tabletop {command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tabletop: stopped", file=sys.stderr)
