@@ -64,8 +64,8 @@ def play(
         if player == TERMINAL:
             return taken
         seat = None if player == CHANCE else player
-        if table.state.clock != clock:
-            clock, failed = table.state.clock, set()
+        if table.state.version != clock:
+            clock, failed = table.state.version, set()
         actions = [a for a in driver.legal_actions() if _key(a) not in failed]
         if not actions:
             raise SimulationError(
