@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import inspect
 import os
 import shutil
 import sys
@@ -295,6 +296,26 @@ def read_dice(text: str | None, state: TableState) -> list[Any]:
     return [faces[part] for part in parts]
 
 
+def check_parameters(
+    game: Game, spec: ProcedureSpec, state: TableState, params: dict[str, Any]
+) -> None:
+    """A CommandError naming the procedure's parameters that no option gave (a procedure whose
+    options are not all described yet), rather than a failure inside it."""
+    prepared = game.prepare(state, spec, dict(params))
+    wanted = list(inspect.signature(spec.function).parameters.values())[1:]  # after ctx
+    missing = [
+        p.name
+        for p in wanted
+        if p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        and p.name not in prepared
+    ]
+    if missing:
+        raise CommandError(
+            f"{spec.name} needs {', '.join(missing)}, which none of its options gives"
+        )
+
+
 def hint(spec: ProcedureSpec, key: str) -> str:
     """The option that answers the question ``key``, else ``--choice KEY=VALUE``."""
     for parameter in spec.parameters:
@@ -334,6 +355,7 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
             table = copy.table
             table.random.force_faces(read_dice(args.dice, table.state))
             params, choices = collect(spec, args, table.state)
+            check_parameters(game, spec, table.state, params)
             try:
                 change = game.run(table, spec, args.seat or game.id, params, choices=choices)
             except ChoiceNeeded as need:
@@ -358,15 +380,20 @@ def run_command(argv: Sequence[str]) -> str:
     line to print."""
     argv = list(argv)
     usage = "tabletop run FILE PROCEDURE [options] -o OUT | tabletop run FILE --list"
-    if not argv or argv[0] in ("-h", "--help"):
-        Parser(prog="tabletop run", usage=usage, description=__doc__.split("\n\n")[1]).print_help()
+    helper = Parser(prog="tabletop run", usage=usage, description=__doc__.split("\n\n")[1])
+    if argv[:1] in (["-h"], ["--help"]):
+        helper.print_help()
         return ""
+    if not argv or argv[0].startswith("-"):
+        helper.error("name a game file first: tabletop run FILE PROCEDURE [options] -o OUT")
     path, rest = argv[0], argv[1:]
     saved = open_saved(path)  # a broken FILE is reported before anything else
     game = game_of_saved(saved)
-    if rest in ([], ["--list"]):
-        if not rest:
-            print(f"{path}: name a procedure of {game.module.name}:")
+    if not rest:
+        raise CommandError(
+            f"{path}: name a procedure of {game.module.name} ('tabletop run {path} --list' lists them)"
+        )
+    if rest == ["--list"]:
         return "\n".join(procedure_lines(game))
     parser = Parser(prog=f"tabletop run {path}", usage=usage)
     sub = parser.add_subparsers(dest="procedure", metavar="PROCEDURE", parser_class=Parser)

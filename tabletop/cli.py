@@ -17,7 +17,7 @@ from typing import Any
 from rules_assist import cli as procedures_cli
 from rules_assist.cli import Parser as _Parser
 from rules_assist.simulate import simulate
-from tabletop import __version__, bench
+from tabletop import __version__
 from tabletop.core import TableError
 from tabletop.inspection import entry_text, inspect_state, inspect_text, mapping_lines
 from tabletop.modules import (
@@ -36,7 +36,9 @@ from tabletop.modules.revisions import (
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
 
-# Qt is imported only by the commands that draw (play, render): the others start without it.
+# Qt is imported only by the commands that draw (play, render), inside them, for start-up
+# speed: the others start without it. Nothing imports this module, so nothing here dodges a
+# cycle; the cheap imports the table, the modules and the procedures need are at the top.
 
 
 class CliError(Exception):
@@ -178,11 +180,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("procedures", help="a module's procedures: sections, phases, options")
     p.add_argument("module", help="a module id or folder")
 
-    p = sub.add_parser("score", help="the victory points of a game's cultures, as the table lies")
+    p = sub.add_parser("score", help="each seat's score as the game reads it, projected or final")
     p.add_argument("file", help="a game log")
     p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
 
-    p = sub.add_parser("simulate", help="bots play whole games of a module; win and survival rates")
+    p = sub.add_parser("simulate", help="bots play whole games of a module; wins and mean scores")
     p.add_argument("module", help="a module with a turn flow and bots")
     p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
@@ -408,7 +410,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tabletop.ui.app import play
+    from tabletop.ui.app import play  # here for start-up speed: Qt loads only for the window
 
     if args.screenshot is not None:
         _check_folder(args.screenshot)
@@ -428,6 +430,7 @@ def _check_folder(path: str) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    # here for start-up speed: Qt loads only for the commands that draw
     from tabletop.export import FORMATS, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
 
@@ -517,6 +520,10 @@ def cmd_modules(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    # imported here for start-up speed: the benchmark's own imports (subprocess, statistics,
+    # platform) load only for ``tabletop bench``, not before every command and the window
+    from tabletop import bench
+
     def progress(text: str) -> None:
         print(f"… {text}", file=sys.stderr, flush=True)
 

@@ -5,14 +5,17 @@ bench)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from rules_assist.game import ProcedureTable
 from tabletop import bench
 from tabletop.cli import main
 from tabletop.persist import Game
+from tests.tally.game import PROCEDURES, TallyGame
 
 MODULES = Path(__file__).parent / "fixtures" / "modules"
 
@@ -156,6 +159,8 @@ def test_the_shorthand_names_the_module_first(
         (["procedures", "boards"], "no procedures"),
         (["new", "tally", "--norse-animal", "pony", "-o", "{new}"], "unrecognized argument"),
         (["check", "{game}"], "Tally has no rules assistant to check with"),
+        (["run"], "name a game file first"),
+        (["run", "{game}"], "name a procedure of Tally ('tabletop run"),
         (["score", "{boards}"], "has no scoring"),
     ],
 )
@@ -191,6 +196,22 @@ def test_errors_are_plain_and_write_nothing(
     assert {p: p.read_bytes() for p in before} == before
     assert not (tmp_path / "new.jsonl").exists()
     assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_parameter_no_option_gives_is_named(
+    playing: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A procedure whose options are not all described yet stops before it runs."""
+    undescribed = ProcedureTable(
+        [dataclasses.replace(s, parameters=()) if s.name == "give" else s for s in PROCEDURES]
+    )
+    monkeypatch.setattr(TallyGame, "procedures", property(lambda self: undescribed))
+    code, _, err = run(capsys, "run", playing, "give", "--seat", "red", "-o", tmp_path / "o")
+    assert code == 2
+    assert err == "tabletop run: give needs seat, to, which none of its options gives\n"
 
 
 def test_list_and_procedures_show_sections_phases_and_options(
