@@ -10,7 +10,7 @@ their sections, phases, help and options. ``tabletop MODULE PROCEDURE FILE
 Every procedure takes the same common options: ``-o/--output``, ``--dice``
 (the next dice's faces, in the order rolled), ``--seat`` (the acting seat)
 and ``--choice KEY=VALUE`` (the answer to a question, repeatable); then the
-options its ``Parameter``s describe (rules_assist/game.py). A procedure
+options its ``Parameter``s describe (rules_assist/game.py; read by rules_assist/cli_options.py). A procedure
 stopped by questions nobody answered lists every question it could see, one
 a line, with the option that answers each, and nothing is written.
 """
@@ -20,20 +20,30 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import inspect
 import os
 import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tabletop.core import TableError, TableState
+from tabletop.core import TableError
 from tabletop.modules import find_module, module_ids
 from tabletop.modules.revisions import module_for_game
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game as SavedGame
 
-from .game import Game, Parameter, ProcedureSpec
+from .cli_options import (
+    CommandError,
+    add_common,
+    add_parameter,
+    check_parameters,
+    collect,
+    hint,
+    option_text,
+    parameter_note,
+    read_dice,
+)
+from .game import Game, ProcedureSpec
 from .procedures import ChoiceNeeded
 
 
@@ -42,10 +52,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
-
-
-class CommandError(TableError):
-    """A plain message for the person at the terminal; nothing was written."""
 
 
 class AnswersNeeded(CommandError):
@@ -86,7 +92,7 @@ def own_command_line(game: Any) -> Any | None:
     It stands in only for the ``tabletop MODULE ...`` shorthand, until the game's
     procedures' table gives every option its ``Parameter``."""
     package = type(game).__module__.rpartition(".")[0]
-    if not package or importlib.util.find_spec(f"{package}.cli") is None:
+    if package in ("", __package__) or importlib.util.find_spec(f"{package}.cli") is None:
         return None
     module = importlib.import_module(f"{package}.cli")
     if not (hasattr(module, "add_parser") and hasattr(module, "run")):
@@ -104,39 +110,10 @@ def procedure_lines(game: Game) -> list[str]:
         section = f" ({spec.section})" if spec.section else ""
         lines.append(f"{spec.name}{section} [{phases}]: {spec.help}".rstrip(": "))
         for parameter in spec.parameters:
-            lines.append(f"    {option_text(parameter)}{_parameter_note(parameter)}")
+            lines.append(f"    {option_text(parameter)}{parameter_note(parameter)}")
         if spec.example:
             lines.append(f"    e.g. {spec.example}")
     return lines or [f"{game.id} has no procedures"]
-
-
-def option_text(parameter: Parameter) -> str:
-    """How the parameter is typed: '--card NAME', '--alpha/--no-alpha', '--seat SEAT'."""
-    if parameter.kind == "actor":
-        return "--seat SEAT"
-    if parameter.kind == "flag":
-        return parameter.spelling + (f"/{parameter.negative}" if parameter.negative else "")
-    return f"{parameter.spelling} {_metavar(parameter)}"
-
-
-def _parameter_note(parameter: Parameter) -> str:
-    notes = []
-    if parameter.required:
-        notes.append("required")
-    if parameter.choices:
-        notes.append("one of " + ", ".join(parameter.choices))
-    if parameter.answers:
-        notes.append(f"answers '{parameter.answers}'")
-    note = f" ({'; '.join(notes)})" if notes else ""
-    return f"{note}: {parameter.help}" if parameter.help else note
-
-
-def _metavar(parameter: Parameter) -> str:
-    if parameter.metavar:
-        return parameter.metavar
-    if parameter.pairs:
-        return "KEY=VALUE"
-    return {"seat": "SEAT", "card": "NAME", "int": "N"}.get(parameter.kind, "VALUE")
 
 
 # ---- building the parser ------------------------------------------------------------------
@@ -164,172 +141,6 @@ def _description(spec: ProcedureSpec) -> str:
         f"{spec.help or spec.name}{section}. A question the options do not answer stops it"
         " with the list of questions; nothing is written."
     )
-
-
-def add_common(p: argparse.ArgumentParser) -> None:
-    """The options every procedure takes."""
-    p.add_argument(
-        "-o", "--output", required=True, help="the continued game's log (never overwritten)"
-    )
-    p.add_argument(
-        "--dice", help="force the next dice, e.g. 1,2,3,4 (consumed in the order rolled)"
-    )
-    p.add_argument("--seat", help="the seat acting (default: the table)")
-    p.add_argument(
-        "--choice",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="the answer to a question the procedure asks, by its key (repeatable)",
-    )
-
-
-def add_parameter(p: argparse.ArgumentParser, parameter: Parameter) -> None:
-    """The parameter's option (an 'actor' is the common --seat and adds none)."""
-    if parameter.kind == "actor":
-        return
-    names = [parameter.spelling, *parameter.aliases]
-    dest = f"param_{parameter.name}"
-    text = parameter.help or parameter.name
-    if parameter.kind == "flag":
-        if parameter.negative:
-            group = p.add_mutually_exclusive_group()
-            group.add_argument(*names, dest=dest, action="store_const", const=True, help=text)
-            group.add_argument(
-                parameter.negative, dest=dest, action="store_const", const=False, help="... or not"
-            )
-        else:
-            p.add_argument(*names, dest=dest, action="store_const", const=True, help=text)
-        p.set_defaults(**{dest: None})
-        return
-    kw: dict[str, Any] = {"dest": dest, "metavar": _metavar(parameter), "help": text}
-    if parameter.kind == "list":
-        kw["action"] = "append"
-    elif parameter.kind == "int":
-        kw["type"] = int
-    if parameter.choices and parameter.kind != "list":
-        kw["choices"] = list(parameter.choices)
-        kw.pop("metavar")
-    p.add_argument(*names, required=parameter.required, **kw)
-
-
-# ---- reading the options ------------------------------------------------------------------------
-def collect(
-    spec: ProcedureSpec, args: argparse.Namespace, state: TableState
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The procedure's parameters and the answers given, from the parsed options."""
-    seats = [s.id for s in state.seats]
-    params: dict[str, Any] = {}
-    choices: dict[str, Any] = {}
-    for parameter in spec.parameters:
-        if parameter.kind == "actor":
-            if args.seat:
-                params[parameter.name] = args.seat
-            elif parameter.required:
-                raise CommandError(f"--seat: name the seat acting ({', '.join(seats)})")
-            continue
-        value = getattr(args, f"param_{parameter.name}", None)
-        if value is None:
-            if parameter.default is not None and not parameter.answers:
-                params[parameter.name] = parameter.default
-            continue
-        value = _read(parameter, value, seats)
-        if not parameter.answers:
-            params[parameter.name] = value
-        elif parameter.pairs:
-            for key, given in value.items():
-                choices[parameter.answers.format(key=key)] = given
-        elif parameter.kind == "flag":
-            choices[parameter.answers] = "yes" if value else "no"
-        else:
-            choices[parameter.answers] = value
-    choices.update(read_pairs(args.choice, "--choice"))
-    return params, choices
-
-
-def _read(parameter: Parameter, value: Any, seats: Sequence[str]) -> Any:
-    spelling = parameter.spelling
-    if parameter.kind == "seat" and value not in seats:
-        raise CommandError(f"{spelling} {value!r}: there is no such seat ({', '.join(seats)})")
-    if parameter.kind != "list":
-        return value
-    if parameter.pairs:
-        pairs = read_pairs(value, spelling)
-        if parameter.keys == "seat":
-            strangers = [k for k in pairs if k not in seats]
-            if strangers:
-                raise CommandError(f"{spelling}: {', '.join(strangers)} is not at the table")
-            if parameter.default is not None:
-                pairs = {s: pairs.get(s, str(parameter.default)) for s in seats}
-        return pairs
-    items = [part.strip() for item in value for part in item.split(",") if part.strip()]
-    if parameter.choices:
-        wrong = [i for i in items if i not in parameter.choices]
-        if wrong:
-            raise CommandError(
-                f"{spelling} {wrong[0]!r}: choose from {', '.join(parameter.choices)}"
-            )
-    return items
-
-
-def read_pairs(items: Sequence[str] | None, spelling: str) -> dict[str, str]:
-    """KEY=VALUE items as a dict; a malformed one is a CommandError."""
-    pairs: dict[str, str] = {}
-    for item in items or ():
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise CommandError(f"{spelling} {item!r}: write it as KEY=VALUE")
-        pairs[key.strip()] = value.strip()
-    return pairs
-
-
-def read_dice(text: str | None, state: TableState) -> list[Any]:
-    """The forced faces, each one a face of the table's dice."""
-    if not text:
-        return []
-    faces = {str(f): f for p in state.pieces.values() for f in p.props.get("faces") or ()}
-    parts = [part for part in text.replace(" ", "").split(",") if part]
-    wrong = [part for part in parts if part not in faces]
-    if wrong or not parts:
-        shown = ", ".join(faces) or "none: there are no dice on the table"
-        raise CommandError(f"--dice {text!r}: give the dice's faces separated by commas ({shown})")
-    return [faces[part] for part in parts]
-
-
-def check_parameters(
-    game: Game, spec: ProcedureSpec, state: TableState, params: dict[str, Any]
-) -> None:
-    """A CommandError naming the procedure's parameters that no option gave (a procedure whose
-    options are not all described yet), rather than a failure inside it."""
-    prepared = game.prepare(state, spec, dict(params))
-    wanted = list(inspect.signature(spec.function).parameters.values())[1:]  # after ctx
-    missing = [
-        p.name
-        for p in wanted
-        if p.default is inspect.Parameter.empty
-        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        and p.name not in prepared
-    ]
-    if missing:
-        raise CommandError(
-            f"{spec.name} needs {', '.join(missing)}, which none of its options gives"
-        )
-
-
-def hint(spec: ProcedureSpec, key: str) -> str:
-    """The option that answers the question ``key``, else ``--choice KEY=VALUE``."""
-    for parameter in spec.parameters:
-        template = parameter.answers
-        if not template:
-            continue
-        if parameter.pairs and "{key}" in template:
-            head, _, tail = template.partition("{key}")
-            if key.startswith(head) and key.endswith(tail) and len(key) > len(head + tail):
-                inner = key[len(head) : len(key) - len(tail)]
-                return f"{parameter.spelling} {inner}=VALUE"
-        elif template == key:
-            return option_text(parameter)
-    return f"--choice {key}=VALUE"
 
 
 # ---- running ---------------------------------------------------------------------------------
