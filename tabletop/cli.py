@@ -1,7 +1,10 @@
 """The ``tabletop`` command: set games up, inspect them, read and branch their logs, draw them, measure.
 
 Every error a person can cause (a wrong argument, a missing or broken file)
-is one line on stderr and exit code 2, never a traceback.
+is one line on stderr and exit code 2, never a traceback. The commands that
+ask a game (check, score, simulate, run, procedures) are in tabletop/cli_games.py,
+every command's options in tabletop/cli_parser.py; the procedures' options are
+built from the game's table of procedures by rules_assist/cli.py.
 """
 
 from __future__ import annotations
@@ -15,9 +18,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from rules_assist.cli import Parser as _Parser
-from rules_assist.simulate import simulate
-from tabletop import __version__
+from tabletop.cli_games import (
+    CliError,
+    check_output,
+    cmd_check,
+    cmd_module_procedure,
+    cmd_procedures,
+    cmd_run,
+    cmd_score,
+    cmd_simulate,
+    game_module,
+    module_summary,
+    open_game,
+)
+from tabletop.cli_parser import parser as build_parser
 from tabletop.core import TableError
 from tabletop.inspection import entry_text, inspect_state, inspect_text, mapping_lines
 from tabletop.modules import (
@@ -27,227 +41,15 @@ from tabletop.modules import (
     module_ids,
     new_game,
 )
-from tabletop.modules.revisions import (
-    import_revision,
-    module_for_game,
-    revisions,
-    with_revision,
-)
-from tabletop.modules.rules import finding_dict, game_of
-from tabletop.persist import Game
+from tabletop.modules.revisions import import_revision, revisions, with_revision
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
 # cycle; the cheap imports the table, the modules and the procedures need are at the top.
 
 
-class CliError(Exception):
-    """A plain message for the person at the terminal."""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
-    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-
-    p = sub.add_parser("new", help="set a new game up and write its log")
-    p.add_argument(
-        "module", help="a module id (see 'tabletop modules') or the path of a module folder"
-    )
-    p.add_argument(
-        "-o", "--output", required=True, help="the new game's log file (.jsonl); never overwritten"
-    )
-    p.add_argument(
-        "--seats", help="how many players, or which seats: '3', 'red,green', 'red=Ann,green=Bo'"
-    )
-    p.add_argument("--variant", default="", help="a variant of the module")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a setup choice of the module (see 'tabletop modules')",
-    )
-    p.add_argument(
-        "--random-colours", action="store_true", help="deal the players' colours at random"
-    )
-    p.add_argument(
-        "--deck",
-        metavar="REVISION",
-        help="a revision of the module's deck (see 'tabletop deck list')",
-    )
-    p.add_argument(
-        "--position",
-        metavar="FILE",
-        help="build the table a position file describes (for rules questions)",
-    )
-    p.add_argument(
-        "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
-    )
-    p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
-    p.add_argument(
-        "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
-    )
-
-    p = sub.add_parser("inspect", help="every place of a game and what lies in it")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--at", type=int, help="show the table as it was after entry N")
-    p.add_argument("--seat", help="show only what this seat may see")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-
-    p = sub.add_parser("check", help="the rules' findings on a game's current table")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--at", type=int, help="check the table as it was after entry N")
-    p.add_argument("--json", action="store_true", help="print a JSON list of findings")
-
-    p = sub.add_parser("log", help="a game's log as readable lines")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--last", type=int, help="only the last N entries")
-    p.add_argument("--json", action="store_true", help="print the entries as JSON lines")
-
-    p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--to", type=int, required=True, help="the last entry to keep")
-    p.add_argument("-o", "--output", required=True, help="the new log; never overwritten")
-    p.add_argument("--notes", help="notes for the branch (the original's are kept otherwise)")
-
-    p = sub.add_parser("play", help="open the table window")
-    p.add_argument(
-        "target", nargs="?", help="a module id or folder (a new game), or a game log to open"
-    )
-    p.add_argument(
-        "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
-    )
-    p.add_argument("--seed", type=int, help="the seed of a new game")
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="SEAT=BOT",
-        help="give a seat to one of the module's bots, e.g. --bot yellow=greedy (repeatable)",
-    )
-
-    p = sub.add_parser("render", help="draw a game's table into a PNG, SVG or PDF snapshot")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        help="the snapshot: .png, .svg or .pdf (the name says which); never overwritten",
-    )
-    p.add_argument("--at", type=int, help="draw the table as it was after entry N")
-    p.add_argument(
-        "--scale",
-        type=float,
-        default=1.0,
-        help="pixels (or points) per scene unit; 1 is 4 to the millimetre (default 1)",
-    )
-    p.add_argument("--caption", help="a title above the table")
-    p.add_argument(
-        "--log",
-        type=int,
-        default=8,
-        metavar="N",
-        help="the last N log entries under the table (default 8, 0 for none)",
-    )
-    p.add_argument(
-        "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
-    )
-
-    p = sub.add_parser("deck", help="revisions of a module's deck: list them, import one")
-    deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
-    deck_sub.required = True
-    q = deck_sub.add_parser("list", help="the revisions of a module's deck")
-    q.add_argument("module", help="a module id or folder")
-    q = deck_sub.add_parser("import", help="check a CSV row by row and add it as a revision")
-    q.add_argument("file", help="the CSV (the deck's columns)")
-    q.add_argument("--name", required=True, help="the revision's name")
-    q.add_argument(
-        "--module", help="the module, an id or folder (default: the one 'tabletop play' opens)"
-    )
-
-    # A procedure's options depend on the game in FILE: rules_assist/cli.py builds them once
-    # it has read FILE's header (so only this line is parsed here).
-    p = sub.add_parser(
-        "run",
-        help="run a procedure of a game on a game file: 'tabletop run FILE PROCEDURE [options] -o OUT'"
-        " ('tabletop run FILE --list' lists them; 'tabletop MODULE PROCEDURE FILE ...' is the same)",
-        add_help=False,
-    )
-    p.add_argument("procedure_args", nargs=argparse.REMAINDER)
-
-    p = sub.add_parser("procedures", help="a module's procedures: sections, phases, options")
-    p.add_argument("module", help="a module id or folder")
-
-    p = sub.add_parser("score", help="each seat's score as the game reads it, projected or final")
-    p.add_argument("file", help="a game log")
-    p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
-
-    p = sub.add_parser("simulate", help="bots play whole games of a module; wins and mean scores")
-    p.add_argument("module", help="a module with a turn flow and bots")
-    p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
-    p.add_argument("--variant", default="standard", help="the variant (default standard)")
-    p.add_argument("--deck", help="the deck revision to play with")
-    p.add_argument(
-        "--bots",
-        default="random",
-        help="one bot a seat in seating order, e.g. random,greedy,random; one name: every seat"
-        " of the module's usual number",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
-
-    p = sub.add_parser("modules", help="the game modules there are")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("bench", help="measure the table engine on this machine")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-window", action="store_true", help="only the table engine, not the window")
-    return parser
-
-
-def _open(path: str, writable: bool = False) -> Any:
-    game = Game.open(path, writable=writable)
-    for warning in game.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return game
-
-
-def _check_output(path: str) -> None:
-    if os.path.exists(path):
-        raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise CliError(f"{path}: the folder {folder!r} does not exist")
-
-
-def _game_module(game: Any) -> Any:
-    """The game's module with the deck revision it was set up with (warnings on stderr)."""
-    module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return module
-
-
-def _game_of(game: Any) -> Any:
-    """The game interface of a saved game's module (rules_assist/game.py), or None when its
-    module cannot be loaded or has no game."""
-    try:
-        return game_of(_game_module(game))
-    except ModuleError:
-        return None
-
-
-def _module_summary(game: Any, state: Any) -> Any:
-    """The game's own reading of the table (lines or a dict), where it has one."""
-    rules = _game_of(game)
-    return rules.summary(state) if rules is not None else None
-
-
 def cmd_new(args: argparse.Namespace) -> int:
-    _check_output(args.output)
+    check_output(args.output)
     module = find_module(args.module)
     if args.deck:
         module = with_revision(module, args.deck)
@@ -304,7 +106,7 @@ def _setup_options(module: Any, extra: Sequence[str]) -> dict[str, str]:
 
 def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
     lines = inspect_text(state, seat)
-    summary = _module_summary(game, state)
+    summary = module_summary(game, state)
     if isinstance(summary, dict):
         lines += ["", *mapping_lines(summary)]
     elif summary:
@@ -313,7 +115,7 @@ def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    game = _open(args.file)
+    game = open_game(args.file)
     table = game.table
     at = table.seq if args.at is None else args.at
     if not 0 <= at <= table.seq:
@@ -331,7 +133,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             "of": table.seq,
             **inspect_state(state, args.seat),
         }
-        summary = _module_summary(game, state)
+        summary = module_summary(game, state)
         if isinstance(summary, dict):
             data.update(summary)  # a module's reading of the table stands beside the places
         elif summary is not None:
@@ -351,37 +153,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    game = _open(args.file)
-    table = game.table
-    at = table.seq if args.at is None else args.at
-    if not 0 <= at <= table.seq:
-        raise CliError(f"{args.file}: there is no entry {at}; the log holds 0 to {table.seq}")
-    try:
-        module = _game_module(game)
-    except ModuleError as exc:
-        raise CliError(
-            f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
-        ) from None
-    rules = game_of(module)
-    findings = (
-        rules.audit(table.state if at == table.seq else table.state_at(at)) if rules else None
-    )
-    if findings is None:
-        raise CliError(f"{module.name} has no rules assistant to check with")
-    if args.json:
-        print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
-        return 0
-    if not findings:
-        print(f"{args.file}: no findings after entry {at}")
-    for f in findings:
-        pieces = f" [{', '.join(f.pieces)}]" if f.pieces else ""
-        print(f"{f.rule} {f.severity.value}: {f.message}{pieces}")
-    return 0
-
-
 def cmd_log(args: argparse.Namespace) -> int:
-    game = _open(args.file)
+    game = open_game(args.file)
     entries = game.table.entries
     if args.last is not None:
         if args.last < 0:
@@ -398,8 +171,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    _check_output(args.output)
-    game = _open(args.file)
+    check_output(args.output)
+    game = open_game(args.file)
     if not 0 <= args.to <= game.table.seq:
         raise CliError(
             f"{args.file}: there is no entry {args.to}; the log holds 0 to {game.table.seq}"
@@ -434,14 +207,14 @@ def cmd_render(args: argparse.Namespace) -> int:
     from tabletop.export import FORMATS, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
 
-    _check_output(args.output)
+    check_output(args.output)
     if os.path.splitext(args.output)[1].lower() not in FORMATS:
         raise CliError(f"{args.output}: name the snapshot .png, .svg or .pdf (nothing was written)")
     if not MIN_SCALE <= args.scale <= MAX_SCALE:  # also refuses nan
         raise CliError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {args.scale}")
     if args.log < 0:
         raise CliError("--log must be a whole number of at least 0")
-    game = _open(args.file)
+    game = open_game(args.file)
     try:
         table = game.table
         if args.at is not None and not 0 <= args.at <= table.seq:
@@ -454,7 +227,7 @@ def cmd_render(args: argparse.Namespace) -> int:
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
         try:
-            module = _game_module(game)
+            module = game_module(game)
         except ModuleError as exc:
             print(f"warning: pieces are drawn plainly: {exc}", file=sys.stderr)
             module = None
@@ -536,161 +309,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    """The game's score: one row per seat; projected during the game, final after it.
-
-    A row is a dict: the seat (``seat``, or ``colour`` as the score panel reads it), whole
-    numbers (one column each), ``final`` and ``ending`` when the game is over, and any other
-    flag that is true shown after the numbers (``extinct``)."""
-    game = _open(args.file)
-    try:
-        module = _game_module(game)
-    except ModuleError as exc:
-        raise CliError(
-            f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
-        ) from None
-    rules = game_of(module)
-    rows = rules.score(game.table.state) if rules is not None else None
-    if rows is None:
-        raise CliError(f"{args.file}: {module.name} has no scoring in the rules assistant")
-    names = {s.id: s.name for s in game.header.seats}
-
-    def seat(row: dict[str, Any]) -> str:
-        return str(row.get("seat", row.get("colour", "")))
-
-    def points(row: dict[str, Any]) -> dict[str, Any]:
-        found = {k: v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)}
-        return {**found, **{k: True for k, v in row.items() if v is True and k != "final"}}
-
-    def marks(row: dict[str, Any]) -> list[str]:
-        return [k for k, v in row.items() if v is True and k != "final"]
-
-    if args.json:
-        print(json.dumps({seat(row): points(row) for row in rows}, indent=2))
-        return 0
-    final = any(row.get("final") for row in rows)
-    ending = next((row.get("ending") for row in rows if row.get("ending")), None)
-    print(
-        f"{args.file}: "
-        + (
-            f"final score{f' ({ending})' if ending else ''}"
-            if final
-            else "projected score (the game goes on)"
-        )
-    )
-    kinds = [k for k in (points(rows[0]) if rows else {}) if k not in marks(rows[0])]
-    word = rules.seat_word.lower()
-    print(f"{word:<16}" + "".join(f"{k:>12}" for k in kinds))
-    for row in rows:
-        name = f"{seat(row)} ({names[seat(row)]})" if seat(row) in names else seat(row)
-        mark = "".join(f"  {m}" for m in marks(row))
-        print(f"{name:<16}" + "".join(f"{row.get(k, 0):>12}" for k in kinds) + mark)
-    return 0
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    """Bots play whole games through the game's turn flow (rules_assist/simulate.py)."""
-    module = find_module(args.module)
-    if args.deck:
-        module = with_revision(module, args.deck)
-    game = game_of(module)
-    factories = game.bots if game is not None else {}
-    if not factories:
-        raise CliError(f"{module.id}: {module.name} has no bots to play it")
-    if args.variant not in module.variants:
-        raise CliError(
-            f"{module.name} has no variant {args.variant!r} ({', '.join(module.variants)})"
-        )
-    if args.games < 1:
-        raise CliError("--games must be 1 or more")
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    if not names or any(n not in factories for n in names):
-        raise CliError(f"--bots {args.bots!r}: each bot is {' or '.join(factories)}")
-    if game.flow is None:
-        raise CliError(f"{module.id}: {module.name} has no turn flow for bots to play through")
-    count = len(names) if len(names) > 1 else module.default_seats
-    if not module.min_seats <= count <= module.max_seats:
-        raise CliError(
-            f"--bots: {module.name} seats {module.min_seats} to {module.max_seats} players,"
-            f" not {count}"
-        )
-    seats = [s.id for s in module.seats[:count]]
-    if args.save_logs:
-        os.makedirs(args.save_logs, exist_ok=True)
-        taken = [
-            f"game-{args.seed + i}.jsonl"
-            for i in range(args.games)
-            if os.path.exists(os.path.join(args.save_logs, f"game-{args.seed + i}.jsonl"))
-        ]
-        if taken:
-            raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")
-
-    live = sys.stderr.isatty()
-
-    def bar(done: int, total: int) -> None:
-        """A bar redrawn in place on a terminal; into a file or a pipe, a line every tenth."""
-        filled = round(20 * done / total)
-        text = f"[{'#' * filled}{'.' * (20 - filled)}] {done}/{total}"
-        if live:
-            print(f"\r{text}", end="\n" if done == total else "", file=sys.stderr, flush=True)
-        elif done == total or done * 10 // total != (done - 1) * 10 // total:
-            print(text, file=sys.stderr, flush=True)
-
-    try:
-        summary = simulate(
-            game,
-            args.variant,
-            names,
-            args.games,
-            args.seed,
-            seats=seats,
-            save_logs=args.save_logs,
-            progress=bar,
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    bots = ", ".join(f"{s}={b}" for s, b in summary["bots"].items())
-    print(
-        f"{args.games} games of {module.name} ({args.variant}),"
-        f" seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
-    )
-    word = game.seat_word.lower()
-    print(f"{word:<12} {'wins':>6} {'win %':>6} {'mean score':>11}")
-    for seat in seats:
-        row = summary[seat]
-        print(
-            f"{seat:<12} {row['wins']:>6} {100 * row['win_rate']:>6.1f} {row['mean_score']:>11.2f}"
-        )
-    print(f"{summary['games_per_s']} games/s; the highest score wins, ties all win")
-    return 0
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    """``tabletop run FILE PROCEDURE ...`` (rules_assist/cli.py builds the procedure's options)."""
-    text = procedures_cli.run_command(args.procedure_args)
-    if text:
-        print(text)
-    return 0
-
-
-def cmd_procedures(args: argparse.Namespace) -> int:
-    game = game_of(find_module(args.module))
-    if game is None:
-        raise CliError(f"{args.module}: its module has no rules assistant, so no procedures")
-    for line in procedures_cli.procedure_lines(game):
-        print(line)
-    return 0
-
-
-def cmd_module_procedure(args: argparse.Namespace) -> int:
-    """``tabletop MODULE PROCEDURE FILE ...``: the shorthand of ``tabletop run``."""
-    print(procedures_cli.run_shorthand(args.module, args.procedure_args))
-    return 0
-
-
 COMMANDS = {
     "check": cmd_check,
     "procedures": cmd_procedures,
@@ -719,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_module_procedure(
                 argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
             )
-        parser = _parser()
+        parser = build_parser()
         args, extra = parser.parse_known_args(argv)
         command = args.command
         if extra and command != "new":  # only a new game takes its module's own options
