@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test imports lint format bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -18,8 +18,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(BIN)/tabletop play $(GAME) || { code=$$?; [ $$code -eq 3 ] || exit $$code; }
 
+# The layers' contracts (pyproject.toml [tool.importlinter]) first, then the tests. The
+# contracts on cycles inside Greenland and tabletop.modules do not hold yet: `make imports`
+# runs every contract, these included.
+KEPT_CONTRACTS := layers rules-know-no-game tabletop-knows-no-game no-qt-below-the-window engine-acyclic
+
 test: $(STAMP)
+	$(BIN)/lint-imports --no-logo $(addprefix --contract ,$(KEPT_CONTRACTS))
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+imports: $(STAMP)
+	$(BIN)/lint-imports --no-logo
 
 lint: $(STAMP)
 	$(BIN)/ruff check tabletop rules_assist tests

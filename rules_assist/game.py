@@ -81,9 +81,17 @@ def variants_of(module: Any) -> dict[str, Variant]:
 class Parameter:
     """A procedure's parameter as the command line and the phase panel see it.
 
-    ``kind``: 'seat' (a seat id), 'card' (a card's name or id, turned into its piece
-    id by the game's ``find_card``), 'text', 'int', 'list' (repeatable; KEY=VALUE
-    pairs when ``pairs``), 'flag' (on or off)."""
+    ``kind``: 'seat' (a seat id), 'actor' (the acting seat: the command line's ``--seat``,
+    no option of its own), 'card' (a card's name or id, turned into its piece id by the
+    game's ``prepare``), 'text', 'int', 'list' (repeatable, each item split at commas;
+    KEY=VALUE pairs when ``pairs``), 'flag' (on or off; with ``negative``, its off spelling).
+
+    A parameter that ``answers`` a question is not passed to the procedure: its value is
+    the answer to the question of that key (``--reroll 4`` answers 'reroll'). For pairs the
+    key is a template: ``--bid red=1`` with ``answers='bid_{key}'`` answers 'bid_red'; with
+    ``keys='seat'`` the keys are the table's seats, and once the option is given the seats
+    it leaves out answer ``default``. A flag that answers gives 'yes' or 'no'.
+    """
 
     name: str
     help: str = ""
@@ -93,6 +101,16 @@ class Parameter:
     default: Any = None
     pairs: bool = False  # a list of KEY=VALUE, given as a dict
     option: str = ""  # the command line's spelling, '--' + name with '-' by default
+    answers: str = ""  # the question it answers (a key, or a template with {key} for pairs)
+    negative: str = ""  # a flag's off spelling ('--no-alpha'); none: the flag is only on
+    aliases: tuple[str, ...] = ()  # other spellings of the option
+    keys: str = ""  # pairs: 'seat' when the keys are the table's seats
+    metavar: str = ""  # the value's name in --help ('FACE', 'COLOUR=N')
+
+    @property
+    def spelling(self) -> str:
+        """The option as typed: ``option``, else '--' + the name with '-' for '_'."""
+        return self.option or "--" + self.name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -234,6 +252,11 @@ class Game:
     @property
     def bots(self) -> dict[str, Callable[[int], Any]]:
         """The bots a seat may be given, by name: factory(seed) -> bot."""
+        return {}
+
+    def bench(self, say: Callable[[str], None]) -> dict[str, Any]:
+        """The game's own figures for ``tabletop bench`` (``say`` hears each step); none by
+        default."""
         return {}
 
     # ---- running procedures -------------------------------------------------------------------

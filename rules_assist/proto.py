@@ -1,4 +1,5 @@
-"""The prototyping module's summary for ``tabletop inspect``: per seat, hand, reserve and score."""
+"""The prototyping module's game interface: its summary for ``tabletop inspect`` (per seat, hand,
+reserve and score), and nothing else (no rules, procedures or bots)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,6 @@ from typing import Any
 from tabletop.core import TableState
 
 from .game import Game
-
-
-class ProtoGame(Game):
-    """The prototyping table: no rules, a summary of each seat for ``tabletop inspect``."""
-
-    def summary(self, state: TableState) -> list[str]:
-        return summary(state, self.module)
 
 
 def summary(state: TableState, module: Any) -> list[str]:
@@ -30,3 +24,10 @@ def summary(state: TableState, module: Any) -> list[str]:
             f"{len(tableau.contents) if tableau else 0} in tableau, score {score}"
         )
     return lines
+
+
+class ProtoGame(Game):
+    """The prototyping table: a summary of each seat, no rules."""
+
+    def summary(self, state: TableState) -> list[str]:
+        return summary(state, self.module)

@@ -1,7 +1,10 @@
 """The ``tabletop`` command: set games up, inspect them, read and branch their logs, draw them, measure.
 
 Every error a person can cause (a wrong argument, a missing or broken file)
-is one line on stderr and exit code 2, never a traceback.
+is one line on stderr and exit code 2, never a traceback. The commands that
+ask a game (check, score, simulate, run, procedures) are in tabletop/cli_games.py,
+every command's options in tabletop/cli_parser.py; the procedures' options are
+built from the game's table of procedures by rules_assist/cli.py.
 """
 
 from __future__ import annotations
@@ -12,231 +15,43 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
-from tabletop import __version__
+from rules_assist import cli as procedures_cli
+from tabletop.cli_games import (
+    CliError,
+    check_output,
+    cmd_check,
+    cmd_module_procedure,
+    cmd_procedures,
+    cmd_run,
+    cmd_score,
+    cmd_simulate,
+    game_module,
+    module_summary,
+    open_game,
+)
+from tabletop.cli_parser import parser as build_parser
 from tabletop.core import TableError
+from tabletop.inspection import entry_text, inspect_state, inspect_text, mapping_lines
+from tabletop.modules import (
+    ModuleError,
+    default_module,
+    find_module,
+    module_ids,
+    new_game,
+)
+from tabletop.modules.revisions import import_revision, revisions, with_revision
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
-
-
-class CliError(Exception):
-    """A plain message for the person at the terminal."""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
-    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-
-    p = sub.add_parser("new", help="set a new game up and write its log")
-    p.add_argument(
-        "module", help="a module id (see 'tabletop modules') or the path of a module folder"
-    )
-    p.add_argument(
-        "-o", "--output", required=True, help="the new game's log file (.jsonl); never overwritten"
-    )
-    p.add_argument(
-        "--seats", help="how many players, or which seats: '3', 'red,green', 'red=Ann,green=Bo'"
-    )
-    p.add_argument("--variant", default="", help="a variant of the module")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a setup choice of the module (see 'tabletop modules')",
-    )
-    p.add_argument(
-        "--norse-animal",
-        choices=["cattle", "sheep", "pony", "goat"],
-        help="Greenland: Red's Norse animal (C5)",
-    )
-    p.add_argument(
-        "--random-colours", action="store_true", help="deal the players' colours at random"
-    )
-    p.add_argument(
-        "--deck",
-        metavar="REVISION",
-        help="a revision of the module's deck (see 'tabletop deck list')",
-    )
-    p.add_argument(
-        "--position",
-        metavar="FILE",
-        help="build the table a position file describes (for rules questions)",
-    )
-    p.add_argument(
-        "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
-    )
-    p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
-    p.add_argument(
-        "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
-    )
-
-    p = sub.add_parser("inspect", help="every place of a game and what lies in it")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--at", type=int, help="show the table as it was after entry N")
-    p.add_argument("--seat", help="show only what this seat may see")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-
-    p = sub.add_parser("check", help="the rules' findings on a game's current table")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--at", type=int, help="check the table as it was after entry N")
-    p.add_argument("--json", action="store_true", help="print a JSON list of findings")
-
-    p = sub.add_parser("log", help="a game's log as readable lines")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--last", type=int, help="only the last N entries")
-    p.add_argument("--json", action="store_true", help="print the entries as JSON lines")
-
-    p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument("--to", type=int, required=True, help="the last entry to keep")
-    p.add_argument("-o", "--output", required=True, help="the new log; never overwritten")
-    p.add_argument("--notes", help="notes for the branch (the original's are kept otherwise)")
-
-    p = sub.add_parser("play", help="open the table window")
-    p.add_argument(
-        "target", nargs="?", help="a module id or folder (a new game), or a game log to open"
-    )
-    p.add_argument(
-        "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
-    )
-    p.add_argument("--seed", type=int, help="the seed of a new game")
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="SEAT=BOT",
-        help="give a seat to one of the module's bots, e.g. --bot yellow=greedy (repeatable)",
-    )
-
-    p = sub.add_parser("render", help="draw a game's table into a PNG, SVG or PDF snapshot")
-    p.add_argument("file", help="a game log (.jsonl)")
-    p.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        help="the snapshot: .png, .svg or .pdf (the name says which); never overwritten",
-    )
-    p.add_argument("--at", type=int, help="draw the table as it was after entry N")
-    p.add_argument(
-        "--scale",
-        type=float,
-        default=1.0,
-        help="pixels (or points) per scene unit; 1 is 4 to the millimetre (default 1)",
-    )
-    p.add_argument("--caption", help="a title above the table")
-    p.add_argument(
-        "--log",
-        type=int,
-        default=8,
-        metavar="N",
-        help="the last N log entries under the table (default 8, 0 for none)",
-    )
-    p.add_argument(
-        "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
-    )
-
-    p = sub.add_parser("deck", help="revisions of a module's deck: list them, import one")
-    deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
-    deck_sub.required = True
-    q = deck_sub.add_parser("list", help="the revisions of a module's deck")
-    q.add_argument("module", nargs="?", default="greenland")
-    q = deck_sub.add_parser("import", help="check a CSV row by row and add it as a revision")
-    q.add_argument("file", help="the CSV (the deck's columns)")
-    q.add_argument("--name", required=True, help="the revision's name")
-    q.add_argument("--module", default="greenland", help="the module (default greenland)")
-
-    # Greenland's procedures are parsed by their own parser, built only when asked for:
-    # importing every procedure module would slow down every other command.
-    p = sub.add_parser(
-        "greenland",
-        help="run a Greenland procedure on a game file (hunt, event, migrate, cool, decimate, die-off, auction, animals, next-phase)",
-        add_help=False,
-    )
-    p.add_argument("procedure_args", nargs=argparse.REMAINDER)
-
-    p = sub.add_parser("score", help="the victory points of a game's cultures, as the table lies")
-    p.add_argument("file", help="a game log")
-    p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
-
-    p = sub.add_parser("simulate", help="bots play whole games of a module; win and survival rates")
-    p.add_argument("module", help="the module (greenland)")
-    p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
-    p.add_argument("--variant", default="standard", help="the variant (default standard)")
-    p.add_argument("--deck", help="the deck revision to play with")
-    p.add_argument(
-        "--bots",
-        default="random",
-        help="one bot a seat in seating order, e.g. random,greedy,random",
-    )
-    p.add_argument("--max-turns", type=int, default=40, help="stop a game after this many turns")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
-
-    p = sub.add_parser("modules", help="the game modules there are")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("bench", help="measure the table engine on this machine")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-window", action="store_true", help="only the table engine, not the window")
-    return parser
-
-
-def _open(path: str, writable: bool = False) -> Any:
-    from tabletop.persist import Game
-
-    game = Game.open(path, writable=writable)
-    for warning in game.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return game
-
-
-def _check_output(path: str) -> None:
-    if os.path.exists(path):
-        raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise CliError(f"{path}: the folder {folder!r} does not exist")
-
-
-def _game_module(game: Any) -> Any:
-    """The game's module with the deck revision it was set up with (warnings on stderr)."""
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import module_for_game
-
-    module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return module
-
-
-def _module_summary(game: Any, state: Any) -> Any:
-    """The module's own summary of the table, where it has one."""
-    from tabletop.modules import ModuleError
-    from tabletop.modules.gamecode import game_of
-
-    try:
-        rules = game_of(_game_module(game))
-    except ModuleError:
-        return None
-    return rules.summary(state) if rules is not None else None
+# Qt is imported only by the commands that draw (play, render), inside them, for start-up
+# speed: the others start without it. Nothing imports this module, so nothing here dodges a
+# cycle; the cheap imports the table, the modules and the procedures need are at the top.
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module, new_game
-
-    _check_output(args.output)
+    check_output(args.output)
     module = find_module(args.module)
     if args.deck:
-        from tabletop.modules.revisions import with_revision
-
         module = with_revision(module, args.deck)
     options = {}
     for item in args.option:
@@ -244,8 +59,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         if not sep:
             raise CliError(f"--option {item!r}: write it as KEY=VALUE")
         options[key.strip()] = value.strip()
-    if args.norse_animal:
-        options["norse_animal"] = args.norse_animal
+    options.update(_setup_options(module, args.extra))
     if args.random_colours:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -270,14 +84,30 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _setup_options(module: Any, extra: Sequence[str]) -> dict[str, str]:
+    """The module's setup options given as ``--NAME VALUE`` (or ``--NAME=VALUE``): the same as
+    ``--option NAME=VALUE``, e.g. ``--colours random``."""
+    options: dict[str, str] = {}
+    items = list(extra)
+    while items:
+        item = items.pop(0)
+        name, sep, value = item.partition("=")
+        key = name[2:].replace("-", "_") if name.startswith("--") else ""
+        if key not in module.options:
+            known = ", ".join(f"--{k.replace('_', '-')}" for k in module.options) or "none"
+            raise CliError(f"unrecognized argument {item!r} ({module.name}'s options: {known})")
+        if not sep:
+            if not items or items[0].startswith("-"):
+                raise CliError(f"{name}: give a value, e.g. {name} VALUE")
+            value = items.pop(0)
+        options[key] = value.strip()
+    return options
+
+
 def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
-    from tabletop.inspection import inspect_text
-
     lines = inspect_text(state, seat)
-    summary = _module_summary(game, state)
+    summary = module_summary(game, state)
     if isinstance(summary, dict):
-        from tabletop.inspection import mapping_lines
-
         lines += ["", *mapping_lines(summary)]
     elif summary:
         lines += ["", *summary]
@@ -285,9 +115,7 @@ def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from tabletop.inspection import inspect_state
-
-    game = _open(args.file)
+    game = open_game(args.file)
     table = game.table
     at = table.seq if args.at is None else args.at
     if not 0 <= at <= table.seq:
@@ -305,7 +133,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             "of": table.seq,
             **inspect_state(state, args.seat),
         }
-        summary = _module_summary(game, state)
+        summary = module_summary(game, state)
         if isinstance(summary, dict):
             data.update(summary)  # a module's reading of the table stands beside the places
         elif summary is not None:
@@ -325,39 +153,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from tabletop.modules import ModuleError
-    from tabletop.modules.rules import audit, finding_dict
-
-    game = _open(args.file)
-    table = game.table
-    at = table.seq if args.at is None else args.at
-    if not 0 <= at <= table.seq:
-        raise CliError(f"{args.file}: there is no entry {at}; the log holds 0 to {table.seq}")
-    try:
-        module = _game_module(game)
-    except ModuleError as exc:
-        raise CliError(
-            f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
-        ) from None
-    findings = audit(module, table.state if at == table.seq else table.state_at(at))
-    if findings is None:
-        raise CliError(f"{module.name} has no rules assistant to check with")
-    if args.json:
-        print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
-        return 0
-    if not findings:
-        print(f"{args.file}: no findings after entry {at}")
-    for f in findings:
-        pieces = f" [{', '.join(f.pieces)}]" if f.pieces else ""
-        print(f"{f.rule} {f.severity.value}: {f.message}{pieces}")
-    return 0
-
-
 def cmd_log(args: argparse.Namespace) -> int:
-    from tabletop.inspection import entry_text
-
-    game = _open(args.file)
+    game = open_game(args.file)
     entries = game.table.entries
     if args.last is not None:
         if args.last < 0:
@@ -374,8 +171,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    _check_output(args.output)
-    game = _open(args.file)
+    check_output(args.output)
+    game = open_game(args.file)
     if not 0 <= args.to <= game.table.seq:
         raise CliError(
             f"{args.file}: there is no entry {args.to}; the log holds 0 to {game.table.seq}"
@@ -386,7 +183,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tabletop.ui.app import play
+    from tabletop.ui.app import play  # here for start-up speed: Qt loads only for the window
 
     if args.screenshot is not None:
         _check_folder(args.screenshot)
@@ -406,18 +203,18 @@ def _check_folder(path: str) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    # here for start-up speed: Qt loads only for the commands that draw
     from tabletop.export import FORMATS, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
-    from tabletop.modules import ModuleError
 
-    _check_output(args.output)
+    check_output(args.output)
     if os.path.splitext(args.output)[1].lower() not in FORMATS:
         raise CliError(f"{args.output}: name the snapshot .png, .svg or .pdf (nothing was written)")
     if not MIN_SCALE <= args.scale <= MAX_SCALE:  # also refuses nan
         raise CliError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {args.scale}")
     if args.log < 0:
         raise CliError("--log must be a whole number of at least 0")
-    game = _open(args.file)
+    game = open_game(args.file)
     try:
         table = game.table
         if args.at is not None and not 0 <= args.at <= table.seq:
@@ -430,7 +227,7 @@ def cmd_render(args: argparse.Namespace) -> int:
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
         try:
-            module = _game_module(game)
+            module = game_module(game)
         except ModuleError as exc:
             print(f"warning: pieces are drawn plainly: {exc}", file=sys.stderr)
             module = None
@@ -453,24 +250,19 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import import_revision, revisions, with_revision
-
     if args.deck_command == "list":
         module = find_module(args.module)
         for name in revisions(module):
             deck = with_revision(module, name).decks[next(iter(module.decks))]
             print(f"{name:<20} {len(deck.cards)} rows  sha256 {deck.sha256[:16]}…")
         return 0
-    module = find_module(args.module)
+    module = find_module(args.module or default_module())
     target = import_revision(module, args.file, args.name)
     print(f"{args.file}: every row checked; added as revision {args.name!r} ({target})")
     return 0
 
 
 def cmd_modules(args: argparse.Namespace) -> int:
-    from tabletop.modules import ModuleError, find_module, module_ids
-
     rows = []
     for module_id in module_ids():
         try:
@@ -501,6 +293,8 @@ def cmd_modules(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    # imported here for start-up speed: the benchmark's own imports (subprocess, statistics,
+    # platform) load only for ``tabletop bench``, not before every command and the window
     from tabletop import bench
 
     def progress(text: str) -> None:
@@ -515,134 +309,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    """The module's score hook: one row per seat; projected during the game, final after it."""
-    from tabletop.modules import ModuleError
-    from tabletop.modules.gamecode import game_of
-
-    game = _open(args.file)
-    try:
-        module = _game_module(game)
-    except ModuleError as exc:
-        raise CliError(
-            f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
-        ) from None
-    rules = game_of(module)
-    if rules is None or not rules.has_score:
-        raise CliError(f"{args.file}: {module.name} has no scoring in its rules assistant")
-    rows = rules.score(game.table.state)
-
-    def points(row: dict[str, Any]) -> dict[str, Any]:
-        found = {k: v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool)}
-        return {**found, **({"extinct": True} if row.get("extinct") else {})}
-
-    if args.json:
-        print(json.dumps({row["colour"]: points(row) for row in rows}, indent=2))
-        return 0
-    final = any(row.get("final") for row in rows)
-    ending = next((row.get("ending") for row in rows if row.get("ending")), None)
-    print(
-        f"{args.file}: "
-        + (f"final score ({ending})" if final else "projected score (the game goes on)")
-    )
-    kinds = list(points(rows[0])) if rows else []
-    kinds = [k for k in kinds if k != "extinct"]
-    print(f"{'culture':<16}" + "".join(f"{k:>12}" for k in kinds))
-    for row in rows:
-        name = f"{row['colour']} ({row['culture']})" if row.get("culture") else row["colour"]
-        mark = "  extinct (J1)" if row.get("extinct") else ""
-        print(f"{name:<16}" + "".join(f"{row[k]:>12}" for k in kinds) + mark)
-    return 0
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from tabletop.modules import find_module
-    from tabletop.modules.revisions import with_revision
-
-    module = find_module(args.module)
-    if module.id != "greenland":
-        raise CliError(f"{module.id}: only Greenland has bots to play it")
-    from rules_assist.greenland.selfplay import simulate
-
-    if args.deck:
-        module = with_revision(module, args.deck)
-    if args.variant not in module.variants:
-        raise CliError(
-            f"{module.name} has no variant {args.variant!r} ({', '.join(module.variants)})"
-        )
-    if args.games < 1:
-        raise CliError("--games must be 1 or more")
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    if any(n not in ("random", "greedy") for n in names):
-        raise CliError(f"--bots {args.bots!r}: each bot is random or greedy")
-    if args.save_logs:
-        os.makedirs(args.save_logs, exist_ok=True)
-        taken = [
-            f"game-{args.seed + i}.jsonl"
-            for i in range(args.games)
-            if os.path.exists(os.path.join(args.save_logs, f"game-{args.seed + i}.jsonl"))
-        ]
-        if taken:
-            raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")
-
-    live = sys.stderr.isatty()
-
-    def bar(done: int, total: int) -> None:
-        """A bar redrawn in place on a terminal; into a file or a pipe, a line every tenth."""
-        filled = round(20 * done / total)
-        text = f"[{'#' * filled}{'.' * (20 - filled)}] {done}/{total}"
-        if live:
-            print(f"\r{text}", end="\n" if done == total else "", file=sys.stderr, flush=True)
-        elif done == total or done * 10 // total != (done - 1) * 10 // total:
-            print(text, file=sys.stderr, flush=True)
-
-    try:
-        summary = simulate(
-            module,
-            args.variant,
-            names,
-            args.games,
-            args.seed,
-            max_turns=args.max_turns,
-            save_logs=args.save_logs,
-            progress=bar,
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    seats = list(summary["bots"])
-    bots = ", ".join(f"{c}={b}" for c, b in summary["bots"].items())
-    print(
-        f"{args.games} games of {module.name} ({args.variant}), seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
-    )
-    print(f"{'culture':<8} {'wins':>6} {'win %':>6} {'survived %':>11} {'mean VP':>8}")
-    for colour in seats:
-        row = summary[colour]
-        print(
-            f"{colour:<8} {row['wins']:>6} {100 * row['win_rate']:>6.1f}"
-            f" {100 * row['survival_rate']:>11.1f} {row['mean_vp']:>8.2f}"
-        )
-    print(f"mean game length {summary['mean_turns']} turns; {summary['games_per_s']} games/s")
-    print(f"the winner: the highest score ({summary['scoring']}); ties all win")
-    return 0
-
-
-def cmd_greenland(args: argparse.Namespace) -> int:
-    from rules_assist.greenland.cli import add_parser, run
-
-    parser = _Parser(prog="tabletop")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    add_parser(sub, _Parser)
-    procedure = parser.parse_args(["greenland", *args.procedure_args])
-    print(run(procedure, procedure.runner))
-    return 0
-
-
 COMMANDS = {
     "check": cmd_check,
-    "greenland": cmd_greenland,
+    "procedures": cmd_procedures,
+    "run": cmd_run,
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
@@ -659,18 +329,27 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["greenland"]:  # its own parser, built only when asked for
-        args = argparse.Namespace(command="greenland", procedure_args=argv[1:])
-    else:
-        args = _parser().parse_args(argv)
+    command = argv[0] if argv else ""
     try:
-        return COMMANDS[args.command](args)
+        if command == "run":  # the procedure's options are built from FILE's game
+            return cmd_run(argparse.Namespace(command="run", procedure_args=argv[1:]))
+        if command and command not in COMMANDS and procedures_cli.has_procedures(command):
+            return cmd_module_procedure(
+                argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
+            )
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+        command = args.command
+        if extra and command != "new":  # only a new game takes its module's own options
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.extra = extra
+        return COMMANDS[command](args)
     except (CliError, TableError) as exc:
-        print(f"tabletop {args.command}: {exc}", file=sys.stderr)
+        print(f"tabletop {command}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"tabletop {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"tabletop {command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tabletop: stopped", file=sys.stderr)

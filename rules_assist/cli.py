@@ -1,0 +1,249 @@
+"""The command line of a game's procedures, built from its table of procedures (any game).
+
+``tabletop run FILE PROCEDURE [options] -o OUT`` runs one of the procedures
+of FILE's game (its header names the module) on a copy of FILE written to
+OUT; FILE is never changed, OUT never overwritten. ``tabletop run FILE
+--list`` and ``tabletop procedures MODULE`` list the game's procedures with
+their sections, phases, help and options. ``tabletop MODULE PROCEDURE FILE
+...`` is a shorthand of ``tabletop run``.
+
+Every procedure takes the same common options: ``-o/--output``, ``--dice``
+(the next dice's faces, in the order rolled), ``--seat`` (the acting seat)
+and ``--choice KEY=VALUE`` (the answer to a question, repeatable); then the
+options its ``Parameter``s describe (rules_assist/game.py; read by rules_assist/cli_options.py). A procedure
+stopped by questions nobody answered lists every question it could see, one
+a line, with the option that answers each, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from tabletop.core import TableError
+from tabletop.modules import find_module, module_ids
+from tabletop.modules.revisions import module_for_game
+from tabletop.modules.rules import game_of
+from tabletop.persist import Game as SavedGame
+
+from .cli_options import (
+    CommandError,
+    add_common,
+    add_parameter,
+    check_parameters,
+    collect,
+    hint,
+    option_text,
+    parameter_note,
+    read_dice,
+)
+from .game import Game, ProcedureSpec
+from .procedures import ChoiceNeeded
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+class AnswersNeeded(CommandError):
+    """A procedure stopped by questions nobody answered: one line for each."""
+
+
+# ---- finding the game -----------------------------------------------------------------
+def open_saved(path: str) -> SavedGame:
+    """A game file, read only (a broken one is reported here, before anything is written)."""
+    saved = SavedGame.open(path, writable=False)
+    for warning in saved.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return saved
+
+
+def game_of_saved(saved: SavedGame) -> Game:
+    """The game interface of a saved game's module, with the deck revision it was set up with."""
+    module, warnings = module_for_game(find_module(saved.header.module), saved.header.decks)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    game = game_of(module)
+    if game is None:
+        raise CommandError(f"{module.name} has no rules assistant, so no procedures")
+    return game
+
+
+def game_with_procedures(module_id: str) -> Game:
+    game = game_of(find_module(module_id))
+    if game is None or not len(game.procedures):
+        raise CommandError(f"{module_id} has no procedures to run")
+    return game
+
+
+def own_command_line(game: Any) -> Any | None:
+    """The command line module (``cli`` beside the game object, with ``add_parser`` and
+    ``run``) of a game whose procedures are not described as parameters yet; None otherwise.
+
+    It stands in only for the ``tabletop MODULE ...`` shorthand, until the game's
+    procedures' table gives every option its ``Parameter``."""
+    package = type(game).__module__.rpartition(".")[0]
+    if package in ("", __package__) or importlib.util.find_spec(f"{package}.cli") is None:
+        return None
+    module = importlib.import_module(f"{package}.cli")
+    if not (hasattr(module, "add_parser") and hasattr(module, "run")):
+        return None
+    return module
+
+
+# ---- listing ------------------------------------------------------------------------
+def procedure_lines(game: Game) -> list[str]:
+    """The game's procedures for people: name, section, phases, help, then the options."""
+    flow = game.flow
+    lines: list[str] = []
+    for spec in game.procedures:
+        phases = ", ".join(flow.phase_label(p) if flow else p for p in spec.phases) or "any phase"
+        section = f" ({spec.section})" if spec.section else ""
+        lines.append(f"{spec.name}{section} [{phases}]: {spec.help}".rstrip(": "))
+        for parameter in spec.parameters:
+            lines.append(f"    {option_text(parameter)}{parameter_note(parameter)}")
+        if spec.example:
+            lines.append(f"    e.g. {spec.example}")
+    return lines or [f"{game.id} has no procedures"]
+
+
+# ---- building the parser ------------------------------------------------------------------
+def add_procedures(sub: Any, game: Game, *, file_first: bool) -> None:
+    """A subcommand for each of the game's procedures, its common options and its parameters;
+    FILE comes after the procedure's name unless ``file_first`` (``tabletop run FILE ...``)."""
+    for spec in game.procedures:
+        p = sub.add_parser(
+            spec.name,
+            help=spec.help or spec.name,
+            description=_description(spec),
+            epilog=f"e.g. {spec.example}" if spec.example else None,
+        )
+        if not file_first:
+            p.add_argument("file", help=f"a {game.module.name} game log (.jsonl)")
+        add_common(p)
+        for parameter in spec.parameters:
+            add_parameter(p, parameter)
+        p.set_defaults(spec=spec)
+
+
+def _description(spec: ProcedureSpec) -> str:
+    section = f" ({spec.section})" if spec.section else ""
+    return (
+        f"{spec.help or spec.name}{section}. A question the options do not answer stops it"
+        " with the list of questions; nothing is written."
+    )
+
+
+# ---- running ---------------------------------------------------------------------------------
+def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
+    """Copy FILE to OUT (through OUT.part and a rename), run the procedure on the copy, say what
+    happened. An existing OUT is refused; on any error nothing is written."""
+    spec: ProcedureSpec = args.spec
+    if os.path.exists(args.output):
+        raise CommandError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        )
+    folder = os.path.dirname(args.output) or "."
+    if not os.path.isdir(folder):
+        raise CommandError(f"{args.output}: the folder {folder!r} does not exist")
+    seats = [s.id for s in saved.state.seats]
+    if args.seat is not None and args.seat not in seats:
+        raise CommandError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")
+    tmp = f"{args.output}.part"
+    shutil.copyfile(args.file, tmp)
+    try:
+        copy = SavedGame.open(tmp)
+        try:
+            table = copy.table
+            table.random.force_faces(read_dice(args.dice, table.state))
+            params, choices = collect(spec, args, table.state)
+            check_parameters(game, spec, table.state, params)
+            try:
+                change = game.run(table, spec, args.seat or game.id, params, choices=choices)
+            except ChoiceNeeded as need:
+                lines = [
+                    f"  {q.describe()}: answer with {hint(spec, q.key)}" for q in need.questions
+                ]
+                raise AnswersNeeded(
+                    f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines)
+                ) from None
+        finally:
+            copy.close()
+        os.replace(tmp, args.output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    text = change.entry.command.label if change is not None else "nothing changed"
+    return f"{args.output}: {spec.name}: {text}"
+
+
+def run_command(argv: Sequence[str]) -> str:
+    """``tabletop run FILE PROCEDURE [options] -o OUT`` or ``tabletop run FILE --list``: the
+    line to print."""
+    argv = list(argv)
+    usage = "tabletop run FILE PROCEDURE [options] -o OUT | tabletop run FILE --list"
+    helper = Parser(prog="tabletop run", usage=usage, description=__doc__.split("\n\n")[1])
+    if argv[:1] in (["-h"], ["--help"]):
+        helper.print_help()
+        return ""
+    if not argv or argv[0].startswith("-"):
+        helper.error("name a game file first: tabletop run FILE PROCEDURE [options] -o OUT")
+    path, rest = argv[0], argv[1:]
+    saved = open_saved(path)  # a broken FILE is reported before anything else
+    game = game_of_saved(saved)
+    if not rest:
+        raise CommandError(
+            f"{path}: name a procedure of {game.module.name} ('tabletop run {path} --list' lists them)"
+        )
+    if rest == ["--list"]:
+        return "\n".join(procedure_lines(game))
+    parser = Parser(prog=f"tabletop run {path}", usage=usage)
+    sub = parser.add_subparsers(dest="procedure", metavar="PROCEDURE", parser_class=Parser)
+    sub.required = True
+    add_procedures(sub, game, file_first=True)
+    args = parser.parse_args(rest)
+    args.file = path
+    return run_on_file(args, saved, game)
+
+
+def run_shorthand(module_id: str, argv: Sequence[str]) -> str:
+    """``tabletop MODULE PROCEDURE FILE [options] -o OUT``: as ``tabletop run`` (FILE's game must
+    be MODULE's)."""
+    game = game_of(find_module(module_id))
+    own = own_command_line(game) if game is not None else None
+    if own is not None:  # the game's own parser, until its procedures' options are Parameters
+        top = Parser(prog="tabletop")
+        sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+        own.add_parser(sub, Parser)
+        args = top.parse_args([module_id, *argv])
+        return str(own.run(args, args.runner))
+    game = game_with_procedures(module_id)
+    parser = Parser(prog=f"tabletop {module_id}", description=f"{game.module.name}'s procedures")
+    sub = parser.add_subparsers(dest="procedure", metavar="PROCEDURE", parser_class=Parser)
+    sub.required = True
+    add_procedures(sub, game, file_first=False)
+    args = parser.parse_args(list(argv))
+    saved = open_saved(args.file)
+    if saved.header.module != game.id:
+        raise CommandError(f"{args.file}: a game of {saved.header.module}, not of {game.id}")
+    return run_on_file(args, saved, game_of_saved(saved))
+
+
+def has_procedures(word: str) -> bool:
+    """``word`` is a module whose game has procedures (for the ``tabletop MODULE ...`` form)."""
+    if word not in module_ids():
+        return False
+    try:
+        game = game_of(find_module(word))
+    except TableError:
+        return False
+    return game is not None and (len(game.procedures) > 0 or own_command_line(game) is not None)

@@ -1,0 +1,172 @@
+"""The ``tabletop`` command's argument parser: every command and its options (tabletop/cli.py
+runs them)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rules_assist.cli import Parser as _Parser
+from tabletop import __version__
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
+    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("new", help="set a new game up and write its log")
+    p.add_argument(
+        "module", help="a module id (see 'tabletop modules') or the path of a module folder"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, help="the new game's log file (.jsonl); never overwritten"
+    )
+    p.add_argument(
+        "--seats", help="how many players, or which seats: '3', 'red,green', 'red=Ann,green=Bo'"
+    )
+    p.add_argument("--variant", default="", help="a variant of the module")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setup choice of the module (see 'tabletop modules')",
+    )
+    p.add_argument(
+        "--random-colours", action="store_true", help="deal the players' colours at random"
+    )
+    p.add_argument(
+        "--deck",
+        metavar="REVISION",
+        help="a revision of the module's deck (see 'tabletop deck list')",
+    )
+    p.add_argument(
+        "--position",
+        metavar="FILE",
+        help="build the table a position file describes (for rules questions)",
+    )
+    p.add_argument(
+        "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
+    )
+    p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
+    p.add_argument(
+        "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
+    )
+
+    p = sub.add_parser("inspect", help="every place of a game and what lies in it")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--at", type=int, help="show the table as it was after entry N")
+    p.add_argument("--seat", help="show only what this seat may see")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("check", help="the rules' findings on a game's current table")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--at", type=int, help="check the table as it was after entry N")
+    p.add_argument("--json", action="store_true", help="print a JSON list of findings")
+
+    p = sub.add_parser("log", help="a game's log as readable lines")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--last", type=int, help="only the last N entries")
+    p.add_argument("--json", action="store_true", help="print the entries as JSON lines")
+
+    p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument("--to", type=int, required=True, help="the last entry to keep")
+    p.add_argument("-o", "--output", required=True, help="the new log; never overwritten")
+    p.add_argument("--notes", help="notes for the branch (the original's are kept otherwise)")
+
+    p = sub.add_parser("play", help="open the table window")
+    p.add_argument(
+        "target", nargs="?", help="a module id or folder (a new game), or a game log to open"
+    )
+    p.add_argument(
+        "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
+    )
+    p.add_argument("--seed", type=int, help="the seed of a new game")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SEAT=BOT",
+        help="give a seat to one of the module's bots, e.g. --bot yellow=greedy (repeatable)",
+    )
+
+    p = sub.add_parser("render", help="draw a game's table into a PNG, SVG or PDF snapshot")
+    p.add_argument("file", help="a game log (.jsonl)")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the snapshot: .png, .svg or .pdf (the name says which); never overwritten",
+    )
+    p.add_argument("--at", type=int, help="draw the table as it was after entry N")
+    p.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="pixels (or points) per scene unit; 1 is 4 to the millimetre (default 1)",
+    )
+    p.add_argument("--caption", help="a title above the table")
+    p.add_argument(
+        "--log",
+        type=int,
+        default=8,
+        metavar="N",
+        help="the last N log entries under the table (default 8, 0 for none)",
+    )
+    p.add_argument(
+        "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
+    )
+
+    p = sub.add_parser("deck", help="revisions of a module's deck: list them, import one")
+    deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
+    deck_sub.required = True
+    q = deck_sub.add_parser("list", help="the revisions of a module's deck")
+    q.add_argument("module", help="a module id or folder")
+    q = deck_sub.add_parser("import", help="check a CSV row by row and add it as a revision")
+    q.add_argument("file", help="the CSV (the deck's columns)")
+    q.add_argument("--name", required=True, help="the revision's name")
+    q.add_argument(
+        "--module", help="the module, an id or folder (default: the one 'tabletop play' opens)"
+    )
+
+    # A procedure's options depend on the game in FILE: rules_assist/cli.py builds them once
+    # it has read FILE's header (so only this line is parsed here).
+    p = sub.add_parser(
+        "run",
+        help="run a procedure of a game on a game file: 'tabletop run FILE PROCEDURE [options] -o OUT'"
+        " ('tabletop run FILE --list' lists them; 'tabletop MODULE PROCEDURE FILE ...' is the same)",
+        add_help=False,
+    )
+    p.add_argument("procedure_args", nargs=argparse.REMAINDER)
+
+    p = sub.add_parser("procedures", help="a module's procedures: sections, phases, options")
+    p.add_argument("module", help="a module id or folder")
+
+    p = sub.add_parser("score", help="each seat's score as the game reads it, projected or final")
+    p.add_argument("file", help="a game log")
+    p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
+
+    p = sub.add_parser("simulate", help="bots play whole games of a module; wins and mean scores")
+    p.add_argument("module", help="a module with a turn flow and bots")
+    p.add_argument("--games", type=int, default=20, help="how many games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed; then +1 a game")
+    p.add_argument("--variant", default="standard", help="the variant (default standard)")
+    p.add_argument("--deck", help="the deck revision to play with")
+    p.add_argument(
+        "--bots",
+        default="random",
+        help="one bot a seat in seating order, e.g. random,greedy,random; one name: every seat"
+        " of the module's usual number",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
+
+    p = sub.add_parser("modules", help="the game modules there are")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("bench", help="measure the table engine on this machine")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-window", action="store_true", help="only the table engine, not the window")
+    return parser
