@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.core import Command, TableState
 
 from ..game import Game, ProcedureSpec, ProcedureTable
+from ..procedures import ProcedureError
 from .procedure_table import spec_for, takes_cards
 
 
@@ -81,11 +82,35 @@ class GreenlandGame(Game):
 
         return procedure_table()
 
+    CARD_PARAMETERS = ("card", "daughter", "cube_or_card")
+
     def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
-        """The parameters with the game's deck rows (``cards``) for a procedure that takes them."""
+        """The parameters as the procedure takes them: a card named by its name (the command
+        line) turned into its piece id (ids pass as they are), and the game's deck rows
+        (``cards``) for a procedure that takes them."""
+        params = dict(params)
+        for key in self.CARD_PARAMETERS:
+            value = params.get(key)
+            if isinstance(value, str) and value not in state.pieces:
+                params[key] = self.card_id(value, key)
         if "cards" not in params and takes_cards(spec.function):
-            return {**params, "cards": self.cards}
+            params["cards"] = self.cards
         return params
+
+    def card_id(self, name: str, what: str = "card") -> str:
+        """The piece id of the card called ``name`` (its deck row's card id)."""
+        rows = self.cards.by_name(name)
+        if not rows:
+            raise ProcedureError(
+                f"--{what.replace('_', '-')} {name!r}: there is no card of that name"
+            )
+        return str(rows[0]["card"])
+
+    def bench(self, say: Any) -> dict[str, Any]:
+        """Greenland's figures: the checker on a mid-game table, whole simulated games."""
+        from . import bench
+
+        return {**bench.run(say), **bench.sim_run(say)}
 
     def run(
         self,

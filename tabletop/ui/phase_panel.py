@@ -23,7 +23,7 @@ from rules_assist.phases import PhaseStatus, Step
 from rules_assist.procedures import ChoiceNeeded, run_procedure
 from rules_assist.questions import AnswerError, Question
 from tabletop.core import TableError, TableState
-from tabletop.modules.setup import import_function
+from tabletop.modules.gamecode import import_function
 
 from .question_dialog import ask
 from .session import TableSession

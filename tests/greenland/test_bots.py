@@ -145,8 +145,8 @@ def test_simulate_json(capsys):
     data = json.loads(out.out)
     assert data["games"] == 3
     for colour in ("red", "yellow", "green"):
-        assert set(data[colour]) >= {"wins", "survived", "mean_vp"}
-        assert 0 <= data[colour]["survived"] <= 3
+        assert set(data[colour]) >= {"wins", "win_rate", "mean_score"}
+        assert 0 <= data[colour]["wins"] <= 3
     assert "3/3" in out.err  # the progress bar
     assert "\r" not in out.err  # not a terminal: plain lines, not a bar redrawn in place
 

@@ -34,7 +34,7 @@ MANIFEST = """
 id = "greenland-art"
 name = "Greenland card art"
 version = "0"
-card_view = "rules_assist.greenland.card_view:card_view"
+game = "rules_assist.greenland.game:GreenlandGame"
 
 [[seats]]
 id = "red"
@@ -272,9 +272,13 @@ def test_the_daughters_exogamy_box_is_the_exogamy_region(art, rows):
 
 
 def test_a_broken_card_view_falls_back_to_the_template(app, tmp_path, rows):
-    broken = MANIFEST.replace("card_view:card_view", "card_view:no_such_function")
-    module = load_module(write_module(tmp_path / "m", broken))
+    module = load_module(write_module(tmp_path / "m", MANIFEST))
     art = FaceArt(module, module.seats)
+
+    def broken(row):
+        raise KeyError("no such column")
+
+    art.views._function = broken  # a game's card_view that fails on a row
     face = render(art, card(rows["walrus"]))
     assert len(colours(face)) > 20
     assert art.views.view("greenland", rows["walrus"]) is None
