@@ -39,7 +39,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix tabletop rules_assist tests
 
 bench: $(STAMP)
-	$(BIN)/tabletop bench --json
+	TABLETOP_GAME_PACKAGES=tests TABLETOP_BENCH_MODULES=tests/toy $(BIN)/tabletop bench --json
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

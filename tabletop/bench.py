@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rules_assist.simulate import simulate
 from tabletop.core import AddPiece, AddPlace, Compound, Seat, Table, Where, actions
-from tabletop.modules import ModuleError, find_module, module_ids
+from tabletop.modules import ModuleError, find_module, load_module, module_ids
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game, Header
 
@@ -280,7 +281,9 @@ def machine() -> dict[str, Any]:
 
 def games_figures(say: Callable[[str], None]) -> dict[str, Any]:
     """Each module's game's own figures (``Game.bench``: checking moves, whole games played by
-    bots), in the modules' order; a module that cannot be loaded is passed over."""
+    bots), in the modules' order, then ``<id>_sim_games_per_s`` for each module folder named
+    in TABLETOP_BENCH_MODULES (comma-separated: games written outside resources/, such as the
+    tests' example game); a module that cannot be loaded is passed over."""
     results: dict[str, Any] = {}
     for module_id in module_ids():
         try:
@@ -290,7 +293,27 @@ def games_figures(say: Callable[[str], None]) -> dict[str, Any]:
             continue
         if game is not None:
             results.update(game.bench(say))
+    for folder in filter(None, os.environ.get("TABLETOP_BENCH_MODULES", "").split(",")):
+        try:
+            game = game_of(load_module(folder.strip()))
+        except ModuleError as exc:
+            say(f"{folder}: cannot be loaded ({exc})")
+            continue
+        if game is not None and game.flow is not None and game.bots:
+            say(f"{game.id}: whole games played by random bots")
+            results[f"{game.id}_sim_games_per_s"] = sim_games_per_s(game)
     return results
+
+
+def sim_games_per_s(game: Any, games: int = 100, seed: int = 0) -> float:
+    """Whole games a second: random bots at every seat of the standard variant (the module's
+    default seat count), after a few games to warm up."""
+    seats = [s.id for s in game.module.seats][: game.module.default_seats]
+    bot = "random" if "random" in game.bots else next(iter(game.bots))
+    simulate(game, "standard", [bot], 5, seed + 10_000, seats=seats)
+    start = time.perf_counter()
+    simulate(game, "standard", [bot], games, seed, seats=seats)
+    return round(games / (time.perf_counter() - start), 2)
 
 
 def run(progress: Callable[[str], None] | None = None, window: bool = True) -> dict[str, Any]:

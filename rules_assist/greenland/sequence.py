@@ -268,6 +268,8 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
             ctx.set_counter("game_over", turn)
             ctx.note(f"{ending}: the game ends (J)")
             return f"End of turn {turn}"
+    if phase == "hunt":
+        defenders_home(ctx, view)
     new_turn, new_phase = following(turn, phase)
     if new_turn != turn:
         ctx.set_counter("turn", new_turn)
@@ -278,6 +280,22 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
         ctx.set_counter("hunt.done", None)
     name, section = PHASE_NAMES[new_phase]
     return f"Turn {new_turn}: {name} ({section})"
+
+
+def defenders_home(ctx: ProcedureContext, view: Greenland) -> None:
+    """The hunt is over: hunters still on a tableau card (defenders of a card no raider rolled
+    on, E5) go home like every hunter (G4); husbands stay in the exogamy box."""
+    state = ctx.state
+    sent: list[str] = []
+    for colour in view.seats():
+        place = state.places.get(f"tableau_{colour}")
+        for card in list(place.contents) if place else ():
+            for cube in view.hunters_on(card):
+                owner = state.pieces[cube].owner
+                ctx.move(cube, f"hunters_{owner}")
+                sent.append(owner)
+    if sent:
+        ctx.note(f"defenders go home ({', '.join(sorted(set(sent)))})")
 
 
 def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:

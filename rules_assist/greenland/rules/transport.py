@@ -71,8 +71,15 @@ def _sleds(view: Greenland, colour: str) -> int:
     return found
 
 
+AFTER_ASSIGNMENT = ("negotiation", "hunt", "animals", "elders")
+
+
 @BOOK.invariant("E1", "hunters outside the homeland need mariners, 4 cubes each, or a sled")
 def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
+    """Judged until the hunters have gone out (E): a mariner lost afterwards (an attack, F2; a
+    hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
+    if view.counter("phase") in AFTER_ASSIGNMENT:
+        return ()
     hunting = placement(view, colour).hunting
     if not hunting:
         return ()
