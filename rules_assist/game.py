@@ -70,7 +70,7 @@ def variants_of(module: Any) -> dict[str, Variant]:
             vid,
             data.get("name", vid),
             data.get("description", ""),
-            tuple(data.get("rules_off", ())),
+            tuple(sorted(data.get("rules_off", ()))),  # in section order
             dict(data.get("params", {})),
         )
     return found

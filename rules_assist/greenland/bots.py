@@ -399,21 +399,6 @@ class GreedyBot(TurnPlay):
         return False
 
 
-def bot_named(name: str, seed: int = 0) -> Bot:
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"no bot {name!r}: random or greedy")
-
-
-def play_game(*args: Any, **kwargs: Any) -> Any:
-    """A whole game played by bots (rules_assist/greenland/selfplay.py)."""
-    from .selfplay import play_game as play
-
-    return play(*args, **kwargs)
-
-
 # ---- bots at the window's table --------------------------------------------------------------
 class _DeckOfTheGame:
     """A bot that reads the deck rows of the game it is asked about (for its payment answers)."""

@@ -8,7 +8,7 @@ that owns it (``Question.owner``), else to the bot that acts. With ``path``
 the log is written as the game goes and can be opened in the window.
 
 ``outcome(game)`` reads a finished game: each culture's score (scoring.py's),
-who survived and who won; ``simulate`` sums many games up per culture.
+who survived and who won. Many games are summed up by rules_assist/simulate.py.
 """
 
 from __future__ import annotations
@@ -162,74 +162,3 @@ def invariant_problems(state: Any, cards: Cards) -> list[str]:
         if substitutes and kind == "energy":  # B4: energy is limited to the 24 disks
             problems.append(f"{substitutes} substitute energy disks (B4: energy is limited)")
     return problems
-
-
-# ---- many games ---------------------------------------------------------------------------
-def simulate(
-    module: Any,
-    variant: str,
-    bot_names: list[str],
-    games: int,
-    seed: int = 0,
-    *,
-    max_turns: int = 40,
-    save_logs: str | os.PathLike[str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
-    """Play ``games`` games (seeds seed, seed+1, ...) and sum them up per culture.
-
-    ``bot_names`` gives one bot a seat in seating order (one name: every seat).
-    With ``save_logs`` each game's log is written there as game-<seed>.jsonl.
-    """
-    import time
-
-    from .bots import bot_named
-
-    seats = seats_for(variant)
-    if len(bot_names) == 1:
-        bot_names = bot_names * len(seats)
-    if len(bot_names) != len(seats):
-        raise ValueError(f"the {variant} game has {len(seats)} cultures: name {len(seats)} bots")
-    cards = Cards.of(module)
-    totals = {c: {"wins": 0, "survived": 0, "vp": 0.0} for c in seats}
-    turns = 0
-    start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        bots = {
-            c: bot_named(n, game_seed * 10 + k)
-            for k, (c, n) in enumerate(zip(seats, bot_names, strict=True))
-        }
-        path = None
-        if save_logs is not None:
-            path = os.path.join(save_logs, f"game-{game_seed}.jsonl")
-        game = play_game(module, variant, bots, game_seed, max_turns=max_turns, path=path)
-        try:
-            result = outcome(game, cards)
-        finally:
-            game.close()
-        turns += result["turns"]
-        for colour in seats:
-            totals[colour]["vp"] += result["scores"][colour]
-            totals[colour]["survived"] += colour in result["survived"]
-            totals[colour]["wins"] += colour in result["winners"]
-        if progress is not None:
-            progress(i + 1, games)
-    elapsed = time.perf_counter() - start
-    summary: dict[str, Any] = {
-        "games": games,
-        "variant": variant,
-        "bots": dict(zip(seats, bot_names, strict=True)),
-        "mean_turns": round(turns / games, 2) if games else 0.0,
-        "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
-        "scoring": "victory points (J)",
-    }
-    for colour, t in totals.items():
-        summary[colour] = {
-            "wins": t["wins"],
-            "survived": t["survived"],
-            "mean_vp": round(t["vp"] / games, 2) if games else 0.0,
-            "win_rate": round(t["wins"] / games, 3) if games else 0.0,
-            "survival_rate": round(t["survived"] / games, 3) if games else 0.0,
-        }
-    return summary

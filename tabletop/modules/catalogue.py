@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 from .manifest import Module, load_module
@@ -32,9 +33,14 @@ def module_ids() -> list[str]:
 
 
 def default_module() -> str:
-    """Greenland once its module is there, the prototyping module until then."""
-    ids = module_ids()
-    return "greenland" if "greenland" in ids else DEFAULT_MODULE
+    """The module a new game starts with: the one ``resources/catalogue.toml`` names
+    (``default = "..."``) when it is there, else the prototyping module."""
+    path = resources_dir() / "catalogue.toml"
+    try:
+        named = tomllib.loads(path.read_text(encoding="utf-8")).get("default")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        named = None
+    return named if isinstance(named, str) and named in module_ids() else DEFAULT_MODULE
 
 
 _cache: dict[Path, tuple[float, Module]] = {}

@@ -1,6 +1,6 @@
 """Game code a module names: imported by name from a game package, never from the data folder.
 
-``module.toml`` names its game object (``game = "rules_assist.greenland.game:GreenlandGame"``);
+``module.toml`` names its game object (``game = "rules_assist.<game>.game:<Game>"``);
 ``game_of(module)`` makes it once per module, on first use, so loading a manifest or
 opening the window does not import game code that is not needed yet.
 """

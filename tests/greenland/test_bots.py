@@ -16,9 +16,9 @@ import pytest
 
 from rules_assist.conformance import Report, run_game
 from rules_assist.driver import CHANCE, TERMINAL, Driver
-from rules_assist.greenland.bots import GreedyBot, RandomBot, play_game
+from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
-from rules_assist.greenland.selfplay import invariant_problems, outcome, seats_for
+from rules_assist.greenland.selfplay import invariant_problems, outcome, play_game, seats_for
 from rules_assist.questions import Question
 from tabletop.cli import main
 from tabletop.core import Finding, Severity
