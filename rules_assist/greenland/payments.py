@@ -21,6 +21,7 @@ from tabletop.core import actions
 
 from ..procedures import ProcedureContext
 from ..questions import Question
+from .deck import CULTURES
 from .variants import cooperative
 from .view import COLOURS, WOODPILE, Greenland
 
@@ -37,6 +38,22 @@ def substitutes(view: Greenland, colour: str) -> dict[str, int]:
 
 # ---- choices ---------------------------------------------------------------------
 UNPAID = "unpaid"  # K: the units a culture leaves unpaid rather than spend its ivory or iron
+
+
+def means_label(unit: str) -> str:
+    """How a means of payment reads in a dialog: 'elder:2@yellow' is an elder of rank 2 on
+    the Thule's elder card."""
+    if unit == UNPAID:
+        return "left unpaid (K)"
+    if unit.startswith("elder:"):
+        rank, _, card = unit.removeprefix("elder:").partition("@")
+        where = f" on the {CULTURES.get(card, card)} elder card" if card else ""
+        return f"an elder of rank {rank}{where}"
+    if unit.startswith("discard:"):
+        return f"discard {unit.removeprefix('discard:').replace('_', ' ')}"
+    if unit in ("ivory", "iron"):
+        return f"{unit} (as energy, K)"
+    return unit
 
 
 def ask_payment(
@@ -69,7 +86,7 @@ def ask_payment(
         means,
         alternatives,
         owner,
-        labels=((UNPAID, "left unpaid (K)"),) if short else (),
+        labels=tuple((unit, means_label(unit)) for unit, _n in means),
         section=section,
     )
     if key in ctx.choices:
