@@ -136,7 +136,19 @@ class Rulebook:
         return section not in off and section.rstrip("0123456789") not in off
 
     def _active(self, reading: Any) -> _Active:
-        """The rules a table's variant plays with, sorted for applying (kept per variant)."""
+        """The rules a table's variant plays with, sorted for applying (kept per variant, and in
+        the table's memo when the reading has a ``state``)."""
+        state = getattr(reading, "state", None)
+        if isinstance(state, TableState):
+            memo = state.memo()
+            key = ("rules.active", id(self))
+            found = memo.get(key)
+            if found is None or found[0] is not self:
+                found = memo[key] = (self, self._active_for(reading))
+            return found[1]
+        return self._active_for(reading)
+
+    def _active_for(self, reading: Any) -> _Active:
         off_sections = tuple(self.off(reading))
         key = (off_sections, len(self.invariants), len(self.transitions))
         found = self._cache.get(key)

@@ -123,12 +123,23 @@ def _card(view: Greenland, card: str) -> str:
 
 
 def present(view: Greenland, card: str) -> dict[str, list[str]]:
-    """The cubes on a card by culture: hunters, colonists, raiders and a husband."""
-    found: dict[str, list[str]] = {}
-    for cube in view.state.places[card].contents:
-        owner = view.state.pieces[cube].owner
-        if owner:
-            found.setdefault(owner, []).append(cube)
+    """The cubes on a card by culture: hunters, colonists, raiders and a husband (read once a
+    table: do not change what it gives)."""
+    memo = view.state.memo()
+    key = ("greenland.present", card)
+    found = memo.get(key)
+    if found is None:
+        found = {}
+        pieces = view.state.pieces
+        for cube in view.state.places[card].contents:
+            owner = pieces[cube].owner
+            if owner:
+                on = found.get(owner)
+                if on is None:
+                    found[owner] = [cube]
+                else:
+                    on.append(cube)
+        memo[key] = found
     return found
 
 
@@ -197,11 +208,21 @@ def at_peace(view: Greenland) -> list[str]:
 
 def table_cards(view: Greenland) -> list[str]:
     """The cards cubes stand on, the rows' then the tableaus', as they lie."""
-    found = []
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
-        for pid in view.state.places[place].contents if place in view.state.places else ():
-            if pid in view.state.places:
-                found.append(pid)
+    return list(_table_cards(view))
+
+
+def _table_cards(view: Greenland) -> tuple[str, ...]:
+    memo = view.state.memo()
+    found = memo.get("greenland.table_cards")
+    if found is None:
+        places = view.state.places
+        found = memo["greenland.table_cards"] = tuple(
+            pid
+            for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats()))
+            if place in places
+            for pid in places[place].contents
+            if pid in places
+        )
     return found
 
 
@@ -236,7 +257,7 @@ def obligations(view: Greenland) -> list[tuple[str, str]]:
     done = attacked(view)
     found = []
     places = view.state.places
-    for card in table_cards(view):
+    for card in _table_cards(view):
         if len(places[card].contents) < 2:
             continue  # cubes of one culture at most: nobody to attack
         if contested(view, card, order):
@@ -254,7 +275,7 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     peace = at_peace(view)
     found = []
     places = view.state.places
-    for card in table_cards(view):
+    for card in _table_cards(view):
         if card in peace or len(places[card].contents) < 2:
             continue
         chief_waiting = False

@@ -82,6 +82,10 @@ def view_of(state: Any, cards: Cards | None = None) -> Greenland:
 # ---- who goes when -------------------------------------------------------------------
 def in_play(view: Greenland) -> list[str]:
     """The cultures in the game, as seated: a culture with every cube in Valhalla is out (J1)."""
+    return list(_in_play(view))
+
+
+def _in_play(view: Greenland) -> tuple[str, ...]:
     memo = view.state.memo()
     found = memo.get("greenland.in_play")
     if found is None:
@@ -92,19 +96,30 @@ def in_play(view: Greenland) -> list[str]:
                     playing.append(colour)
                     break
         found = memo["greenland.in_play"] = tuple(playing)
-    return list(found)
+    return found
 
 
 def player_order(view: Greenland, first: str | None) -> list[str]:
     """A2: the first player, then clockwise (the order the cultures are seated)."""
-    seats = view.seats()
-    playing = set(in_play(view))
-    if first not in seats:
-        first = seats[0] if seats else None
-    if first is None:
-        return []
-    start = seats.index(first)
-    return [c for c in seats[start:] + seats[:start] if c in playing]
+    return list(_player_order(view, first))
+
+
+def _player_order(view: Greenland, first: str | None) -> tuple[str, ...]:
+    memo = view.state.memo()
+    key = ("greenland.player_order", first)
+    found = memo.get(key)
+    if found is None:
+        seats = view.seats()
+        playing = _in_play(view)
+        if first not in seats:
+            first = seats[0] if seats else None
+        if first is None:
+            found = ()
+        else:
+            start = seats.index(first)
+            found = tuple(c for c in seats[start:] + seats[:start] if c in playing)
+        memo[key] = found
+    return found
 
 
 def current_first(view: Greenland) -> str | None:
@@ -169,8 +184,19 @@ def choose_first_player(ctx: ProcedureContext, view: Greenland, event: str) -> s
 
 def iron_order(view: Greenland, first: str | None = None) -> list[str]:
     """A3: the most iron first; ties in player order."""
-    order = player_order(view, first or current_first(view))
-    return sorted(order, key=lambda c: (-view.disks(c, "iron"), order.index(c)))
+    return list(_iron_order(view, first or current_first(view)))
+
+
+def _iron_order(view: Greenland, first: str | None) -> tuple[str, ...]:
+    memo = view.state.memo()
+    key = ("greenland.iron_order", first)
+    found = memo.get(key)
+    if found is None:
+        order = _player_order(view, first)
+        found = memo[key] = tuple(
+            sorted(order, key=lambda c: (-view.disks(c, "iron"), order.index(c)))
+        )
+    return found
 
 
 def hunt_type(view: Greenland, card: str) -> str | None:
@@ -202,20 +228,34 @@ def hunt_order(view: Greenland, card: str, first: str | None = None) -> list[str
 
 def elder_order(view: Greenland, first: str | None = None) -> list[str]:
     """A5: polytheists first, then monotheists, each in player order."""
-    order = player_order(view, first or current_first(view))
-    return [c for c in order if view.religion(c) != "monotheist"] + [
-        c for c in order if view.religion(c) == "monotheist"
-    ]
+    return list(_elder_order(view, first or current_first(view)))
+
+
+def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
+    memo = view.state.memo()
+    key = ("greenland.elder_order", first)
+    found = memo.get(key)
+    if found is None:
+        order = _player_order(view, first)
+        found = memo[key] = tuple(
+            [c for c in order if view.religion(c) != "monotheist"]
+            + [c for c in order if view.religion(c) == "monotheist"]
+        )
+    return found
 
 
 def phase_order(view: Greenland, phase: str | None = None) -> list[str]:
     """Who acts in a phase, in order (for the hunt: the first player picks the cards' order)."""
-    phase = phase or view.counter("phase", "event")
+    return list(_phase_order(view, phase or view.counter("phase", "event")))
+
+
+def _phase_order(view: Greenland, phase: str) -> tuple[str, ...]:
+    first = current_first(view)
     if phase == "negotiation":
-        return iron_order(view)
+        return _iron_order(view, first)
     if phase == "elders":
-        return elder_order(view)
-    return player_order(view, current_first(view))
+        return _elder_order(view, first)
+    return _player_order(view, first)
 
 
 # ---- the turn ------------------------------------------------------------------------
@@ -330,58 +370,62 @@ def negotiation_reading(
 def _may_attack(view: Greenland) -> bool:
     """F2: an attack can be made only on a card with cubes of two cultures or more, by a war
     chief or by the defenders of a raided tableau card; without either nobody attacks."""
+    from .negotiation import present
+
     state = view.state
-    chiefs = any(view.war_chiefs(c) for c in in_play(view))
+    places = state.places
+    chiefs = any(view.war_chiefs(c) for c in _in_play(view))
     tableaus = tuple(f"tableau_{c}" for c in view.seats())
-    for place in (*ROW_PLACES, *tableaus):
-        if not chiefs and place not in tableaus:
-            continue
-        for pid in state.places[place].contents if place in state.places else ():
-            area = state.places.get(pid)
+    for place in (*ROW_PLACES, *tableaus) if chiefs else tableaus:
+        for pid in places[place].contents if place in places else ():
+            area = places.get(pid)
             if area is None or len(area.contents) < 2:
                 continue
-            owners = {state.pieces[c].owner for c in area.contents}
-            owners.discard(None)
-            if len(owners) > 1:
+            if len(present(view, pid)) > 1:
                 return True
     return False
 
 
 def status(view: Greenland) -> dict[str, Any]:
     """For a phase panel: the turn, the phase, the order, whose move, and what comes next."""
-    turn = int(view.counter("turn", 1) or 1)
-    phase = view.counter("phase", "event") or "event"
+    counters = view.state.counters
+    turn = int(counters.get("turn", 1) or 1)
+    phase = counters.get("phase", "event") or "event"
     name, section = PHASE_NAMES.get(phase, (phase, ""))
-    order = phase_order(view, phase)
-    done = list(view.counter("phase.done") or [])
+    first = current_first(view)
+    order = _phase_order(view, phase)
+    done = list(counters.get("phase.done") or ())
     waiting = [c for c in order if c not in done]
-    current = view.state.places["event_current"].contents
     bans = []
-    if view.counter("ban.maritime") == turn:
+    if counters.get("ban.maritime") == turn:
         bans.append("no maritime hunting (D7)")
-    if view.counter("ban.markland") == turn:
+    if counters.get("ban.markland") == turn:
         bans.append("no moving to or from Markland (D9)")
-    over = view.counter("game_over")
+    over = counters.get("game_over")
     owed_now: list[tuple[str, str]] = []
     owing: list[str] = []
     if phase == "negotiation" and over is None:
         from .negotiation import obligation_text
 
         found, ready = negotiation_reading(view)
-        owing = [obligation_text(view, c, card) for c, card in found]
-        owed_now = [(c, obligation_text(view, c, card)) for c, card in ready if (c, card) in found]
+        if found:
+            owing = [obligation_text(view, c, card) for c, card in found]
+            owed_now = [
+                (c, obligation_text(view, c, card)) for c, card in ready if (c, card) in found
+            ]
     next_turn, next_phase_id = following(turn, phase)
     next_name, next_section = PHASE_NAMES[next_phase_id]
+    revealed = counters.get("event.revealed") == turn
     if over is not None:
         whose, text = None, "The game is over (J): count the victory points"
-    elif phase == "event" and view.counter("event.revealed") != turn:
-        whose, text = current_first(view), "Reveal the event card (D)"
-    elif phase == "event" and view.counter("event.resolved") != turn:
-        whose = current_first(view)
+    elif phase == "event" and not revealed:
+        whose, text = first, "Reveal the event card (D)"
+    elif phase == "event" and counters.get("event.resolved") != turn:
+        whose = first
         text = f"Apply the event's icons left to right, then its auction (D), {whose} first"
     elif phase == "hunt" and waiting:
         whose = waiting[0]
-        text = f"{current_first(view)} picks the next card to hunt (A4)"
+        text = f"{first} picks the next card to hunt (A4)"
     elif phase == "negotiation" and owed_now and (owed_now[0][0] in done or not waiting):
         whose = owed_now[0][0]  # A3: a culture that has finished still owes an attack
         text = owed_now[0][1]
@@ -390,20 +434,19 @@ def status(view: Greenland) -> dict[str, Any]:
     else:
         whose = None
         text = f"Next: {next_name} ({next_section}), turn {next_turn}"
+    current = view.state.places["event_current"].contents if revealed else ()
     return {
         "turn": turn,
         "phase": phase,
         "phase_number": PHASES.index(phase) + 1 if phase in PHASES else None,
         "phase_name": name,
         "section": section,
-        "first_player": current_first(view),
-        "order": order,
+        "first_player": first,
+        "order": list(order),
         "order_rule": ORDER_RULES.get(phase, ""),
         "done": done,
         "whose_move": whose,
-        "event": view.name(current[-1])
-        if current and view.counter("event.revealed") == turn
-        else None,
+        "event": view.name(current[-1]) if current else None,
         "bans": bans,
         "obligations": owing,
         "game_over": over is not None,

@@ -134,14 +134,23 @@ class Greenland:
 
     def elders(self, colour: str, rank: int, on: str | None = None) -> int:
         """Cubes of ``colour`` on rank ``rank`` of an elder card (its own, unless ``on`` names another)."""
-        card = f"elder-{on or colour}"
-        if card not in self.state.places:
-            return 0
-        return sum(
-            1
-            for pid in self.state.contents(card, f"rank{rank}")
-            if self.state.pieces[pid].owner == colour
-        )
+        return self._ranks(f"elder-{on or colour}").get((colour, f"rank{rank}"), 0)
+
+    def _ranks(self, card: str) -> dict[tuple[str, str | None], int]:
+        """(colour, rank spot): how many cubes, on an elder card (read once a table)."""
+        memo = self.state.memo()
+        key = ("greenland.ranks", card)
+        found = memo.get(key)
+        if found is None:
+            found = {}
+            place = self.state.places.get(card)
+            pieces = self.state.pieces
+            for pid in place.contents if place is not None else ():
+                piece = pieces[pid]
+                at = (piece.owner, piece.spot)
+                found[at] = found.get(at, 0) + 1
+            memo[key] = found
+        return found
 
     def mariners(self, colour: str) -> int:
         return self.elders(colour, 6)
