@@ -230,10 +230,13 @@ def following(turn: int, phase: str) -> tuple[int, str]:
 def game_ends(view: Greenland) -> str | None:
     """J: the game ends after the turn of the last event, or when both rows are empty.
 
-    The solitaire game (K) also ends after its 16th turn.
+    A variant with a number of ``turns`` (the solitaire game's 16, K) also ends after its last.
     """
-    if view.counter("variant") == "solitaire" and int(view.counter("turn", 1) or 1) >= 16:
-        return "the 16th turn is over (K)"
+    from .variants import param
+
+    turns = param(view, "turns", None)
+    if turns and int(view.counter("turn", 1) or 1) >= int(turns):
+        return f"the {ordinal(int(turns))} turn is over (K)"
     if not view.state.places["event_deck"].contents:
         return "the event deck is used up"
     if not any(
@@ -243,6 +246,14 @@ def game_ends(view: Greenland) -> str | None:
     ):
         return "no cards remain in either row"
     return None
+
+
+def ordinal(number: int) -> str:
+    """16 as '16th', 21 as '21st'."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
