@@ -438,39 +438,3 @@ def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
     from .events import run_cli
 
     return run_cli(game, args, next_phase, "next_phase")
-
-
-# ---- the window's phase panel (until it reads the turn flow itself) -----------------------
-def step_of(game: Any, state: Any, action: Any) -> Any:
-    """A turn flow's action (flow.py) as the window's phase panel runs it: a ``phases.Step``
-    with the procedure, its log name and its parameters as the procedure takes them."""
-    from ..phases import Step
-    from .procedure_table import spec_for
-
-    spec = spec_for(game.procedures.get(action.name), action.params)
-    params = game.prepare(state, spec, dict(action.params))
-    return Step(action.label, spec.recorded_as, spec.function, params, action.actor, action.help)
-
-
-def phase_status(state: Any, module: Any) -> Any:
-    """The module's ``phases`` hook, the window's until its phase panel reads the turn flow: the
-    flow's status (flow.py) as a PhaseStatus, its procedures as steps (hand moves are made on
-    the table, not by a button)."""
-    from tabletop.modules.rules import game_of
-
-    from ..driver import MOVES, TERMINAL
-    from ..phases import PhaseStatus
-
-    game = game_of(module)
-    now = game.flow.status(state)
-    seats = {seat.id for seat in state.seats}
-    return PhaseStatus(
-        now.turn,
-        now.phase,
-        now.phase_label,
-        now.to_move if now.to_move in seats else None,
-        now.lines,
-        tuple(step_of(game, state, a) for a in now.actions if a.kind != MOVES)
-        if now.to_move != TERMINAL
-        else (),
-    )
