@@ -131,7 +131,7 @@ def _milk(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> None
             "H2",
         )
         if wool == "ivory":
-            got = gain(ctx, colour, "ivory", count)
+            got = gain(ctx, view, colour, "ivory", count)
             ctx.note(f"{colour}'s {name} gives {got} ivory")
             return
     born = babies(ctx, colour, count)

@@ -17,7 +17,8 @@ attack, plays its hand cards as elder actions, and hunts the richest cards
 first.
 
 ``play_game`` (rules_assist/greenland/selfplay.py) plays a whole game with
-them; ``bot_turn`` plays a bot seat's turn at the window's table.
+them; at the window's table the phase panel lets a bot seat play through the
+same driver (``window_bots``: the game object's ``bots``).
 """
 
 from __future__ import annotations
@@ -139,7 +140,6 @@ def discard(bot: Any, state: TableState, question: Question, least_wanted: Any) 
 
 
 # ---- the turn, through the driver ---------------------------------------------------------------
-MAX_ACTIONS = 64  # a seat's actions in one go at the window's table
 MAX_ELDER_ACTIONS = 8  # a culture's elder actions in a turn (each elder acts once, I)
 
 
@@ -422,61 +422,5 @@ class SeatedGreedyBot(_DeckOfTheGame, GreedyBot):
 
 
 def window_bots() -> dict[str, Any]:
-    """The module's ``bots`` hook: the bots a seat can be given in the window, by name."""
+    """The game object's ``bots`` (game.py): the bots a seat can be given, by name."""
     return {"random": lambda seed: SeatedRandomBot(seed), "greedy": lambda seed: SeatedGreedyBot()}
-
-
-def bot_waiting(state: TableState, module: Any, colour: str) -> bool:
-    """The culture is to move now (the turn flow's ``to_move``, flow.py)."""
-    from tabletop.modules.rules import game_of
-
-    flow = game_of(module).flow
-    return not flow.is_terminal(state) and flow.status(state).to_move == colour
-
-
-def bot_turn(table: Any, module: Any, colour: str, bot: Any, run_step: Any) -> bool:
-    """The window's bot seat: ``bot`` plays ``colour``'s legal actions through the turn driver
-    while it is to move; True if the table changed.
-
-    Hand moves go through ``table.submit`` as ``colour`` (a refused move ends the plan);
-    procedures through ``run_step(step) -> bool``, the window's phase panel, which routes
-    each question to the seat it belongs to (a bot's own answers, a person's dialog). An
-    action that changes nothing is not tried again until the table changes.
-    """
-    from tabletop.core import Refused
-    from tabletop.modules.rules import game_of
-
-    from ..driver import Driver
-    from .sequence import step_of
-
-    game = game_of(module)
-    driver = Driver(game, table)
-    failed: set[tuple[str, str]] = set()
-    changed = False
-    for _ in range(MAX_ACTIONS):
-        if driver.current_player() != colour:
-            break
-        actions = [a for a in driver.legal_actions() if _key(a) not in failed]
-        if not actions:
-            break
-        action = bot.act(driver, colour, actions)
-        if action.kind == MOVES:
-            done = False
-            for command in bot.moves(driver, colour):
-                try:
-                    table.submit(command, colour)
-                except Refused:
-                    break
-                done = True
-        else:
-            done = bool(run_step(step_of(game, table.state, action)))
-        if done:
-            changed = True
-            failed = set()
-        else:
-            failed.add(_key(action))
-    return changed
-
-
-def _key(action: Action) -> tuple[str, str]:
-    return (action.label, repr(sorted(action.params.items(), key=str)))

@@ -23,7 +23,7 @@ from ..procedures import ProcedureContext
 from ..questions import Question
 from .deck import CULTURES
 from .variants import cooperative
-from .view import COLOURS, WOODPILE, Greenland
+from .view import COLOURS, Greenland
 
 DISKS = ("energy", "ivory", "iron")
 SUBSTITUTES = ("ivory", "iron")  # K: in the solitaire game they may be spent as if orange
@@ -183,17 +183,18 @@ def spend(ctx: ProcedureContext, colour: str, kind: str, count: int = 1) -> int:
     return paid
 
 
-def gain(ctx: ProcedureContext, colour: str, kind: str, count: int) -> int:
+def gain(ctx: ProcedureContext, view: Greenland, colour: str, kind: str, count: int) -> int:
     """Give a culture disks from the supply; how many it got.
 
-    Energy: never more than 8 held (woodpile rot, B4) and no more than the 24
-    disks there are. Ivory and iron are unlimited: a substitute disk is added
-    when the supply runs out (B4).
+    Energy: never more than the woodpile held (8, B4: more rots; the module's
+    [constants]) and no more than the disks there are. Ivory and iron are
+    unlimited: a substitute disk is added when the supply runs out (B4).
     """
     got = 0
+    woodpile = view.woodpile
     for _ in range(count):
         held = len(ctx.state.places[f"{kind}_{colour}"].contents)
-        if kind == "energy" and held >= WOODPILE:
+        if kind == "energy" and held >= woodpile:
             break
         supply = ctx.state.places[f"supply_{kind}"].contents
         if supply:
@@ -251,7 +252,7 @@ def exchange(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> d
     """B3: discard a tableau card for the disks of its Value (energy within the woodpile limit)."""
     value = value_of(view, pid)
     remove_card(ctx, view, pid)
-    return {kind: gain(ctx, colour, kind, n) for kind, n in value.items()}
+    return {kind: gain(ctx, view, colour, kind, n) for kind, n in value.items()}
 
 
 def babies(ctx: ProcedureContext, colour: str, count: int) -> int:

@@ -14,7 +14,6 @@ who survived and who won. Many games are summed up by rules_assist/simulate.py.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -102,63 +101,3 @@ def outcome(game: Any, cards: Cards) -> dict[str, Any]:
         "turns": int(state.counters.get("game_over") or state.counters.get("turn", 1) or 1),
         "over": state.counters.get("game_over") is not None or not surviving,
     }
-
-
-# ---- invariants --------------------------------------------------------------------------
-SMALL_CUBES = 18
-DISK_SUPPLY = {"energy": 24, "ivory": 12, "iron": 12}
-
-
-def invariant_problems(state: Any, cards: Cards) -> list[str]:
-    """What breaks the physical limits on this table (empty when all is well).
-
-    18 small cubes and an Alpha a colour, on the table; every disk of the set
-    (24 energy, 12 ivory, 12 iron) still there, substitutes beside them only
-    for ivory and iron (B4: energy is limited, ivory and iron are not); at most
-    8 energy a culture; at most one husband a daughter (F1); every hand within
-    its hand size (B2); every piece in one place. One look at each piece, so
-    it can run after every entry of a game.
-    """
-    from .hands import excess, hand, hand_size
-
-    view = Greenland(state, cards)
-    problems = []
-    problem = state.consistency_problem()
-    if problem:
-        problems.append(problem)
-    cubes: Counter[tuple[str | None, str]] = Counter()
-    disks: dict[str, set[str]] = {kind: set() for kind in DISK_SUPPLY}
-    rows = cards.rows
-    for pid, piece in state.pieces.items():
-        kind = piece.kind
-        if kind in ("cube", "alpha"):
-            cubes[(piece.owner, kind)] += 1
-        elif kind in disks:
-            disks[kind].add(pid)
-        elif pid in state.places and rows.get(piece.props.get("card", ""), {}).get("type") == (
-            "daughter"
-        ):
-            husbands = sum(
-                1 for c in state.places[pid].contents if state.pieces[c].spot == "exogamy"
-            )
-            if husbands > 1:
-                problems.append(f"{view.name(pid)} has {husbands} husbands (F1: one)")
-    for colour in view.seats():
-        small, alphas = cubes[(colour, "cube")], cubes[(colour, "alpha")]
-        if (small, alphas) != (SMALL_CUBES, 1):
-            problems.append(f"{colour} has {small} cubes and {alphas} Alpha, not 18 and 1")
-        if view.disks(colour, "energy") > 8:
-            problems.append(f"{colour} holds {view.disks(colour, 'energy')} energy (B4: 8 at most)")
-        held = hand(view, colour)
-        if held and excess(view, hand_size(view, colour), held):
-            problems.append(f"{colour} holds {len(held)} hand cards, more than its hand size (B2)")
-    for kind, count in DISK_SUPPLY.items():
-        ids = disks[kind]
-        standard = {f"{kind}-{n}" for n in range(1, count + 1)}
-        missing = standard - ids
-        if missing:
-            problems.append(f"{len(missing)} {kind} disks are gone from the table")
-        substitutes = len(ids) - (count - len(missing))
-        if substitutes and kind == "energy":  # B4: energy is limited to the 24 disks
-            problems.append(f"{substitutes} substitute energy disks (B4: energy is limited)")
-    return problems

@@ -270,10 +270,13 @@ def following(turn: int, phase: str) -> tuple[int, str]:
 def game_ends(view: Greenland) -> str | None:
     """J: the game ends after the turn of the last event, or when both rows are empty.
 
-    The solitaire game (K) also ends after its 16th turn.
+    A variant with a number of ``turns`` (the solitaire game's 16, K) also ends after its last.
     """
-    if view.counter("variant") == "solitaire" and int(view.counter("turn", 1) or 1) >= 16:
-        return "the 16th turn is over (K)"
+    from .variants import param
+
+    turns = param(view, "turns", None)
+    if turns and int(view.counter("turn", 1) or 1) >= int(turns):
+        return f"the {ordinal(int(turns))} turn is over (K)"
     if not view.state.places["event_deck"].contents:
         return "the event deck is used up"
     if not any(
@@ -283,6 +286,14 @@ def game_ends(view: Greenland) -> str | None:
     ):
         return "no cards remain in either row"
     return None
+
+
+def ordinal(number: int) -> str:
+    """16 as '16th', 21 as '21st'."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
@@ -470,39 +481,3 @@ def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
     from .events import run_cli
 
     return run_cli(game, args, next_phase, "next_phase")
-
-
-# ---- the window's phase panel (until it reads the turn flow itself) -----------------------
-def step_of(game: Any, state: Any, action: Any) -> Any:
-    """A turn flow's action (flow.py) as the window's phase panel runs it: a ``phases.Step``
-    with the procedure, its log name and its parameters as the procedure takes them."""
-    from ..phases import Step
-    from .procedure_table import spec_for
-
-    spec = spec_for(game.procedures.get(action.name), action.params)
-    params = game.prepare(state, spec, dict(action.params))
-    return Step(action.label, spec.recorded_as, spec.function, params, action.actor, action.help)
-
-
-def phase_status(state: Any, module: Any) -> Any:
-    """The module's ``phases`` hook, the window's until its phase panel reads the turn flow: the
-    flow's status (flow.py) as a PhaseStatus, its procedures as steps (hand moves are made on
-    the table, not by a button)."""
-    from tabletop.modules.rules import game_of
-
-    from ..driver import MOVES, TERMINAL
-    from ..phases import PhaseStatus
-
-    game = game_of(module)
-    now = game.flow.status(state)
-    seats = {seat.id for seat in state.seats}
-    return PhaseStatus(
-        now.turn,
-        now.phase,
-        now.phase_label,
-        now.to_move if now.to_move in seats else None,
-        now.lines,
-        tuple(step_of(game, state, a) for a in now.actions if a.kind != MOVES)
-        if now.to_move != TERMINAL
-        else (),
-    )

@@ -17,9 +17,6 @@ from .variants import off_rules
 COLOURS = ("red", "yellow", "green")
 NORTH_CULTURES = ("yellow", "green")  # the Thule and the Tunit share North Greenland (E1)
 ROW_PLACES = ("north_warm", "north_cold", "south_warm", "south_cold")
-# B4's woodpile as the shipped module.toml gives it, for the procedures that still read it
-# here; the rules read ``Greenland.woodpile`` (the module's [constants]).
-WOODPILE = 8
 _CUBE_IDS: dict[tuple[str, int], list[str]] = {}
 
 

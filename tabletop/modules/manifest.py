@@ -32,12 +32,9 @@ SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
 #   setup(context), summary(state, module) -> lines or a dict,
 #   deck_check(deck) -> [(line, column, message)], card_view(row) -> display roles,
 #   checker(module) -> the table's checker, audit(state, module) -> findings on a whole table,
-#   phases(state, module) -> a rules_assist.phases.PhaseStatus for the window's phase panel,
 #   score(state, module) -> plain rows (dicts) for the window's score panel,
-#   complete_move(state, command, module) -> the command with what the rules make follow from it,
-#   bots() -> {name: factory(seed) -> bot} for the window's bot seats; the same Python module gives
-#     bot_turn(table, module, colour, bot, run_step) -> bool and may give bot_waiting(state, module, colour),
-#     question_owner(state, module, step, key) or owner_of(state, key, default): whose question.
+#   complete_move(state, command, module) -> the command with what the rules make follow from it.
+# The window's phase panel and bot seats read the game object's ``flow`` and ``bots``.
 HOOKS = (
     "game",
     "setup",
@@ -46,11 +43,14 @@ HOOKS = (
     "card_view",
     "checker",
     "audit",
-    "phases",
     "score",
     "complete_move",
-    "bots",
 )
+# Entries older manifests have that are no longer read: each loads with a note, not a problem.
+RETIRED = {
+    "phases": "the phase panel follows the game object's flow (the 'game' entry)",
+    "bots": "the bot seats are the game object's bots (the 'game' entry)",
+}
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -151,16 +151,15 @@ class Module:
     card_view_path: str | None = None
     checker_path: str | None = None
     audit_path: str | None = None
-    phases_path: str | None = None
     score_path: str | None = None
     complete_move_path: str | None = None
-    bots_path: str | None = None
     game_path: str | None = None
     variant_defs: dict[str, dict[str, Any]] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)  # the rules' numbers, as data
     game_object: Any = field(default=None, repr=False, compare=False)  # made on first use
     options: dict[str, OptionDef] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # entries the manifest has that are not read
 
     def card(self, deck_id: str, card_id: str) -> dict[str, Any]:
         return self.decks[deck_id].card(card_id)
@@ -289,7 +288,8 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
         head,
         path,
         {"id", "name", "version", "description", "min_seats", "max_seats", "default_seats"}
-        | set(HOOKS),
+        | set(HOOKS)
+        | set(RETIRED),
     )
     module = Module(
         id=r.get(head, path, "id", str, required=True, default=""),
@@ -313,6 +313,9 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
             )
             dotted = None
         setattr(module, f"{key}_path", dotted)
+    for key, why in RETIRED.items():
+        if key in head:
+            module.notes.append(f"module.{key} is no longer read: {why}")
 
     _read_seats(r, data, head, module)
     _read_variants(r, data, module)

@@ -145,7 +145,7 @@ class NewGameDialog(QDialog):
                 self._bot_boxes[seat.id] = box
 
     def _module_bots(self) -> list[str]:
-        """The bots the module offers a seat to (its ``bots`` hook), by name."""
+        """The bots the game offers a seat to (its ``bots``), by name."""
         if self.module is None or not self.module.game_path:
             return []
         try:

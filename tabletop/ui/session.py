@@ -169,28 +169,19 @@ class TableSession(QObject):
         if self.history_seq is None:
             self.changed.emit(change)
 
-    # ---- seats played by bots (the module's ``bots`` hook) ------------------
+    # ---- seats played by bots (the game's ``bots``) ----------------------------
     @property
     def has_bots(self) -> bool:
         """The game offers bots, without loading them yet."""
         return self.rules is not None and bool(getattr(self.rules, "has_bots", False))
 
     def bot_kinds(self) -> list[str]:
-        """The bots this module offers a seat to (empty without a ``bots`` hook)."""
+        """The bots the game offers a seat to (empty for a game without bots)."""
         if self._bot_factories is None:
             self._bot_factories = {}
             if self.rules is not None:
                 self._bot_factories = dict(self.rules.bots)
         return list(self._bot_factories)
-
-    def bot_hook(self, name: str) -> Any:
-        """A function beside the ``bots`` hook (bot_turn, owner_of, bot_waiting), or None."""
-        if self.module is None or not self.module.bots_path:
-            return None
-        import importlib
-
-        python_module = importlib.import_module(self.module.bots_path.partition(":")[0])
-        return getattr(python_module, name, None)
 
     def set_bot(self, seat: str, name: str | None) -> bool:
         """Give ``seat`` to the bot named ``name``, or (None) back to a person."""

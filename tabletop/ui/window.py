@@ -764,8 +764,8 @@ class MainWindow(QMainWindow):
     def card_steps(self, pid: str) -> list:
         """The rules assistant's procedures for a card just now (e.g. its hunt), for its context menu."""
         panel = getattr(self, "phase_panel", None)
-        status = panel.status if panel is not None else None
-        return [s for s in (status.steps if status else ()) if s.params.get("card") == pid]
+        offered = panel.offered if panel is not None else ()
+        return [a for a in offered if a.params.get("card") == pid]
 
     def _deck_menu(self, menu: QMenu, deck: str) -> None:
         session = self.session

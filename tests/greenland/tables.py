@@ -7,11 +7,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from rules_assist.driver import Action, Driver, Status
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.view import Greenland
 from rules_assist.procedures import run_procedure
 from tabletop.core import actions
 from tabletop.modules import find_module, new_game
+from tabletop.modules.rules import game_of
 from tabletop.persist import Game
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "greenland"
@@ -53,6 +55,16 @@ def run(game: Game, procedure: Any, choices: dict[str, Any] | None = None, **par
     return run_procedure(
         game.table, "test", procedure, name="test", choices=choices or {}, **params
     )
+
+
+def turn_status(game: Game, module: Any = None) -> Status:
+    """The turn flow's status of the table (flow.py): who is to move, the actions offered."""
+    return game_of(module or find_module("greenland")).flow.status(game.state)
+
+
+def take(game: Game, action: Action, module: Any = None, **kw: Any) -> Any:
+    """An offered action, run through the turn driver as its seat (as the phase panel runs it)."""
+    return Driver(game_of(module or find_module("greenland")), game.table).apply(action, **kw)
 
 
 def view(game: Game, module: Any = None) -> Greenland:

@@ -2,8 +2,9 @@
 flow.py, selfplay.py, rules_assist/conformance.py).
 
 Every variant: 20 seeded games with random bots finish, every table (after
-the setup and after every entry) passes the audit and keeps the physical
-limits (B2, B4, F1), and each game's log replays to the same final table. A
+the setup and after every entry) passes the rulebook's audit (``game.audit``:
+the physical limits of B4 and F1 among its invariants), and each game's log
+replays to the same final table. A
 greedy game, the driver's offer at every step, and ``tabletop simulate --json``.
 """
 
@@ -18,10 +19,9 @@ from rules_assist.conformance import Report, run_game
 from rules_assist.driver import CHANCE, TERMINAL, Driver
 from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
-from rules_assist.greenland.selfplay import invariant_problems, outcome, play_game, seats_for
+from rules_assist.greenland.selfplay import outcome, play_game, seats_for
 from rules_assist.questions import Question
 from tabletop.cli import main
-from tabletop.core import Finding, Severity
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game
 
@@ -33,28 +33,10 @@ def random_bots(variant: str, seed: int) -> dict[str, RandomBot]:
     return {c: RandomBot(seed * 10 + i) for i, c in enumerate(seats_for(variant))}
 
 
-class Audited:
-    """Greenland's game with selfplay's ``invariant_problems`` added to its audit (to go once
-    the rulebook's audit covers them)."""
-
-    def __init__(self, game: Any) -> None:
-        self._game = game
-        self._cards = game.cards
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def audit(self, state: Any) -> list[Finding]:
-        found = list(self._game.audit(state) or [])
-        found += [
-            Finding("limits", p, Severity.ILLEGAL) for p in invariant_problems(state, self._cards)
-        ]
-        return found
-
-
 def conformance(module, variant, seed, path, bots=None) -> Report:  # noqa: ANN001
-    """One game through rules_assist/conformance.py: audited after every entry, replayed."""
-    game = Audited(game_of(module))
+    """One game through rules_assist/conformance.py: the rulebook's audit after every entry
+    (game.audit), replayed."""
+    game = game_of(module)
     players = bots if bots is not None else random_bots(variant, seed)
     return run_game(game, variant, seed, seats_for(variant), path, bots=players)
 

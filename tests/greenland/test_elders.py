@@ -8,12 +8,11 @@ import pytest
 
 from rules_assist.greenland import elders
 from rules_assist.greenland.assignment import complete_move
-from rules_assist.greenland.sequence import phase_status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from tabletop.core import actions
 from tabletop.modules import find_module
 
-from .tables import build, cli_run, contents, game_file, opened, owned, run, view
+from .tables import build, cli_run, contents, game_file, opened, owned, run, take, turn_status, view
 
 
 def set_turn(game, turn: int) -> None:
@@ -283,21 +282,22 @@ def test_available_actions_and_the_phase_panel(tmp_path: Path) -> None:
     assert not any(label.startswith("Proselytize") for label in labels)
     green = [label for label, _, _ in elders.available_actions(view(game), "green")]
     assert green == ["Banishment (I2): kill an elder or roll the Martyr Roll"]
-    panel = phase_status(game.state, find_module("greenland"))
-    steps = [s.label for s in panel.steps]
+    panel = turn_status(game)
+    offered = [a.label for a in panel.actions]
     assert panel.to_move == "green"  # A5: polytheists first
-    assert "green: done with elder actions" in steps
-    assert "Banishment (I2): kill an elder or roll the Martyr Roll" in steps
-    done = next(s for s in panel.steps if s.label == "green: done with elder actions")
-    run(game, done.procedure, **done.params)
-    panel = phase_status(game.state, find_module("greenland"))
+    assert "green: done with elder actions" in offered
+    assert "Banishment (I2): kill an elder or roll the Martyr Roll" in offered
+    done = next(a for a in panel.actions if a.label == "green: done with elder actions")
+    take(game, done)
+    panel = turn_status(game)
     assert panel.to_move == "red"  # the other polytheist
-    done = next(s for s in panel.steps if s.label == "red: done with elder actions")
-    run(game, done.procedure, **done.params)
-    panel = phase_status(game.state, find_module("greenland"))
+    done = next(a for a in panel.actions if a.label == "red: done with elder actions")
+    take(game, done)
+    panel = turn_status(game)
     assert panel.to_move == "yellow"
-    emissary = next(s for s in panel.steps if s.label.endswith("to green's elder card"))
-    run(game, emissary.procedure, **emissary.params)
+    emissary = next(a for a in panel.actions if a.label.endswith("to green's elder card"))
+    assert emissary.actor == "yellow" and emissary.params["target"] == "green"
+    take(game, emissary)
     assert owned(game, "elder-green", "yellow", "rank1") == 1
 
 

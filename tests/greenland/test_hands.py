@@ -220,15 +220,18 @@ def test_b2_the_checker_reminds_a_hand_over_its_size(tmp_path: Path) -> None:
     )
 
 
-def test_b2_a_hand_over_its_size_breaks_the_conformance_invariants(tmp_path: Path) -> None:
-    """The conformance run checks every hand after every phase: two cards in a hand of one."""
-    from rules_assist.greenland.selfplay import invariant_problems
+def test_b2_a_hand_over_its_size_is_found_by_the_rulebooks_audit(tmp_path: Path) -> None:
+    """The audit (game.audit) reads every hand: two cards in a hand of one is B2's reminder to
+    discard down at once, naming the cards held."""
+    from tabletop.modules.rules import game_of
 
     game = build(tmp_path, FULL)
-    assert invariant_problems(game.state, cards()) == []
+    rules = game_of(find_module("greenland"))
+    assert [f.rule for f in rules.audit(game.state)] == []
     goggles = contents(game, "hand_yellow")[0]
     oxen = card("Musk Oxen")
     game.table.submit(actions.move(game.state, oxen, "hand_yellow"), "yellow")
-    problems = invariant_problems(game.state, cards())
-    assert problems == ["yellow holds 2 hand cards, more than its hand size (B2)"]
+    found = rules.audit(game.state)
+    assert [(f.rule, f.severity) for f in found] == [("B2", Severity.INFO)]
+    assert found[0].pieces == (goggles, oxen) and "yellow" in found[0].message
     assert goggles in contents(game, "hand_yellow")

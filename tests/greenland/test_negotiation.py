@@ -22,12 +22,12 @@ from rules_assist.greenland.negotiation import (
     resolve_new_world,
 )
 from rules_assist.greenland.reading import read
-from rules_assist.greenland.sequence import finish, next_phase, phase_status, status
+from rules_assist.greenland.sequence import finish, next_phase, status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from rules_assist.simulate import play
 from tabletop.modules.rules import game_of
 
-from .tables import build, cli_run, game_file, opened, run, view
+from .tables import build, cli_run, game_file, opened, run, turn_status, view
 
 
 def label(change) -> str:
@@ -274,7 +274,7 @@ def test_negotiation_phase_only(greenland, tmp_path) -> None:
 
 def test_a3_phase_panel_offers_attacks_and_the_new_world(greenland, tmp_path) -> None:
     game = build(tmp_path, MARRIAGE)
-    labels = [s.label for s in phase_status(game.state, greenland).steps]
+    labels = [s.label for s in turn_status(game, greenland).actions]
     assert "Green must attack on Shark (A3)" in labels  # the negotiations there failed
     assert "Green proposes peace on Shark (A3)" in labels
     assert "Resolve the New World (F3)" in labels
@@ -301,7 +301,7 @@ iron = IRON
 
 
 def labels(game, greenland) -> list[str]:
-    return [s.label for s in phase_status(game.state, greenland).steps]
+    return [s.label for s in turn_status(game, greenland).actions]
 
 
 def test_a3_most_iron_attacks_first_ties_in_player_order(greenland, tmp_path) -> None:
@@ -347,7 +347,7 @@ def test_a3_failed_negotiations_block_the_next_phase(greenland, tmp_path) -> Non
     assert obligations(view(game)) == [("yellow", "dogs"), ("yellow", "walrus")]
     with pytest.raises(ProcedureError, match=r"Yellow must attack on Dogs \(A3\)"):
         run(game, next_phase)
-    now = phase_status(game.state, greenland)
+    now = turn_status(game, greenland)
     assert (
         "Still to attack: Yellow must attack on Dogs (A3); Yellow must attack on Walrus (A3)"
         in (now.lines)

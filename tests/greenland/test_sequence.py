@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from rules_assist.driver import CHANCE
 from rules_assist.greenland import events, sequence
 from rules_assist.greenland.deck import Cards
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from tabletop.modules import find_module
 
-from .tables import build, contents, put, run, view
+from .tables import build, contents, put, run, take, turn_status, view
 
 
 # ---- A2 player order and the first player -----------------------------------------------
@@ -207,15 +208,16 @@ def test_status_shows_the_bans(tmp_path: Path) -> None:
     assert sequence.status(view(game))["bans"] == ["no maritime hunting (D7)"]
 
 
-def test_phase_status_for_the_window(tmp_path: Path) -> None:
-    module = find_module("greenland")
+def test_the_turn_flows_status_for_the_window(tmp_path: Path) -> None:
     game = build(tmp_path, 'phase = "animals"\n')
-    status = sequence.phase_status(game.state, module)
+    status = turn_status(game)
     assert status.phase == "animals" and status.phase_label == "Domestic animals (H)"
-    assert [s.name for s in status.steps] == ["greenland.animals", "greenland.next_phase"]
-    step = status.steps[-1]
-    run(game, step.procedure, **step.params)
+    assert status.to_move == CHANCE  # the table's own steps: anyone may take them
+    assert [a.name for a in status.actions] == ["animals", "next-phase"]
+    assert all(a.actor is None for a in status.actions)
+    take(game, status.actions[-1], actor="test")
     assert game.state.counters["phase"] == "elders"
+    assert game.table.entries[-1].command.procedure == "greenland.next_phase"
 
 
 def test_the_game_deck_is_found_from_the_counters(tmp_path: Path) -> None:

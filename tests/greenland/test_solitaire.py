@@ -122,6 +122,31 @@ def test_k_the_game_goes_on_before_turn_16(tmp_path: Path) -> None:
     assert game.state.counters.get("game_over") is None
 
 
+def test_k_the_game_length_is_the_variants_turns(tmp_path: Path) -> None:
+    """The last turn is the variant's ``turns`` in module.toml (16 shipped), not a number in the
+    code: a module whose solitaire game lasts 12 turns ends after the 12th."""
+    import shutil
+
+    from tabletop.modules import find_module
+    from tabletop.modules.rules import game_of
+
+    from .tables import RESOURCES
+
+    folder = tmp_path / "greenland"
+    shutil.copytree(RESOURCES, folder)
+    manifest = folder / "module.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "turns = 16" in text
+    manifest.write_text(text.replace("turns = 16", "turns = 12"), encoding="utf-8")
+    module = find_module(str(folder))
+    game = build(tmp_path, position(turn=12, phase="elders"), module=module)
+    assert sequence.game_ends(view(game, module)) == "the 12th turn is over (K)"
+    game_of(module).run(game.table, "next-phase", "test")
+    assert game.state.counters["game_over"] == 12
+    game = build(tmp_path, position(turn=12, phase="elders"))  # the shipped module: 16 turns
+    assert sequence.game_ends(view(game)) is None
+
+
 def test_k_the_game_ends_when_both_rows_are_empty(tmp_path: Path) -> None:
     """K: both rows empty end the solitaire game (as J)."""
     text = position(turn=5, phase="elders")

@@ -213,3 +213,24 @@ def test_loading_never_executes_data(tmp_path: Path, monkeypatch: pytest.MonkeyP
     module = load_module(folder)
     assert payload in module.description
     assert not marker.exists()
+
+
+def test_retired_entries_load_with_a_note(tmp_path: Path) -> None:
+    """An older manifest naming ``phases`` and ``bots`` still loads: the game object's flow
+    and bots replaced them, so they are not read, and the module says so."""
+    folder = copy_proto(tmp_path)
+    edit(
+        folder,
+        "default_seats = 3",
+        'default_seats = 3\nphases = "rules_assist.old.sequence:phase_status"\n'
+        'bots = "rules_assist.old.bots:window_bots"',
+    )
+    module = load_module(folder)
+    assert module.notes == [
+        "module.phases is no longer read: the phase panel follows the game object's flow"
+        " (the 'game' entry)",
+        "module.bots is no longer read: the bot seats are the game object's bots"
+        " (the 'game' entry)",
+    ]
+    assert not hasattr(module, "phases_path") and not hasattr(module, "bots_path")
+    assert find_module("proto").notes == []

@@ -7,19 +7,21 @@ from PySide6.QtWidgets import QPushButton
 
 from rules_assist.questions import Question
 from tabletop.modules import find_module
+from tabletop.modules.rules import game_of
 
 
 def step_named(panel, start: str):  # noqa: ANN001, ANN201
-    for step in panel.status.steps:
+    """The action of a button of the panel, by the start of its label."""
+    for step in panel.offered:
         if step.label.startswith(start):
             return step
-    raise AssertionError(f"no step {start!r} in {[s.label for s in panel.status.steps]}")
+    raise AssertionError(f"no step {start!r} in {[s.label for s in panel.offered]}")
 
 
 def to_assignment(panel) -> None:  # noqa: ANN001
     """The event phase played through (D), on to hunter assignment (E)."""
     assert panel.run(step_named(panel, "Reveal the event"))
-    if any(s.label.startswith("Apply the event") for s in panel.status.steps):
+    if any(s.label.startswith("Apply the event") for s in panel.offered):
         assert panel.run(step_named(panel, "Apply the event"))
     assert panel.run(step_named(panel, "Next"))
     assert panel.status.phase == "assignment"
@@ -35,9 +37,11 @@ def seat_texts(window) -> list[str]:  # noqa: ANN001
     return [seats.item(i).text() for i in range(seats.count())]
 
 
-def test_the_module_names_its_bots() -> None:
+def test_the_game_gives_its_bots() -> None:
+    """The bots a seat may be given are the game object's (module.toml names only the game)."""
     module = find_module("greenland")
-    assert module.bots_path == "rules_assist.greenland.bots:window_bots"
+    assert list(game_of(module).bots) == ["random", "greedy"]
+    assert "bots" not in module.raw["module"] and not module.notes
 
 
 def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
@@ -111,7 +115,7 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
         assert panel.run(step_named(panel, "Next"))
     assert panel.status.phase == "hunt"
     for _ in range(12):
-        if not any(s.label.startswith("Hunt ") for s in panel.status.steps):
+        if not any(s.label.startswith("Hunt ") for s in panel.offered):
             break
         assert panel.run(step_named(panel, "Hunt "))
     else:
@@ -129,13 +133,7 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
     assert not [q for q in people if q.owner in ("yellow", "green")]
 
 
-PERSON_STEPS = (
-    "greenland.event",
-    "greenland.resolve_event",
-    "greenland.new_world",
-    "greenland.animals",
-    "greenland.next_phase",
-)
+PERSON_STEPS = ("event", "resolve-event", "new-world", "animals", "next-phase")  # the table's
 
 
 def test_a_whole_game_in_strict_mode(table) -> None:  # noqa: ANN001
@@ -151,14 +149,14 @@ def test_a_whole_game_in_strict_mode(table) -> None:  # noqa: ANN001
     asked_person = []
     panel.answerer = lambda need: asked_person.append(need.key) or need.options[0]
     presses = 0
-    while panel.status is not None and panel.status.steps:
+    while panel.status is not None and panel.offered:
         presses += 1
         assert presses < 2000, "the game does not end"
         let = [b for b in buttons(panel) if b.text().startswith("Let the bots play")]
         if let:
             let[0].click()
             continue
-        step = next(s for s in panel.status.steps if s.name in PERSON_STEPS)
+        step = next(s for s in panel.offered if s.name in PERSON_STEPS)
         assert panel.run(step), step.label
     state = table.live.state
     assert state.counters.get("game_over") is not None

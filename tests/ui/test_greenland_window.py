@@ -130,7 +130,7 @@ def test_card_context_menu_offers_the_rules_assistants_steps(table) -> None:  # 
             cube = next(p for p in state.places["hunters_red"].contents if p.startswith("cube"))
             assert window.session.submit(actions.move(state, cube, card, spot="hunters"))
             continue
-        assert panel.run(panel.status.steps[0])
+        assert panel.run(panel.offered[0])
     steps = window.card_steps(card)
     name = steps[0].label
     assert len(steps) == 1 and name.startswith("Hunt ") and "red 1" in name

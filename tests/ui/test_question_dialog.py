@@ -21,10 +21,9 @@ from PySide6.QtWidgets import (
     QStyleOptionSpinBox,
 )
 
-from rules_assist.greenland import hands
+from rules_assist.driver import Action
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.view import Greenland
-from rules_assist.phases import Step
 from rules_assist.questions import Question
 from tabletop.modules import find_module, new_game
 from tabletop.ui.question_dialog import QuestionDialog, ask
@@ -327,9 +326,7 @@ def test_panel_b2_discard_of_two_cards_through_the_subset_dialog(table, tmp_path
         click(dialog.ok)
 
     person = Person(discard)
-    step = Step(
-        "Thule discards down", "greenland.discard", hands.discard_down, {"colour": "yellow"}
-    )
+    step = Action("Thule discards down", "discard", {"colour": "yellow"})
     ran = panel.run(step)
     person.done()
     assert ran, table.status()
@@ -346,9 +343,7 @@ def test_panel_cancelled_changes_nothing(table, tmp_path) -> None:  # noqa: ANN0
     window, panel = greenland_window(table, tmp_path, OVER_BY_TWO)
     seq = table.live.seq
     person = Person(lambda dialog: qtbot_escape(dialog))
-    step = Step(
-        "Thule discards down", "greenland.discard", hands.discard_down, {"colour": "yellow"}
-    )
+    step = Action("Thule discards down", "discard", {"colour": "yellow"})
     assert not panel.run(step)
     person.done()
     assert table.live.seq == seq
@@ -381,11 +376,11 @@ hunters = {Walrus = 1}
 """
 
 
-def step_named(panel, start: str) -> Step:  # noqa: ANN001
-    for step in panel.status.steps:
+def step_named(panel, start: str) -> Action:  # noqa: ANN001
+    for step in panel.offered:
         if step.label.startswith(start):
             return step
-    raise AssertionError(f"no step {start!r} in {[s.label for s in panel.status.steps]}")
+    raise AssertionError(f"no step {start!r} in {[s.label for s in panel.offered]}")
 
 
 def cubes_on_walrus(state, colour: str) -> int:  # noqa: ANN001
