@@ -181,9 +181,10 @@ def read_dice(text: str | None, state: TableState) -> list[Any]:
 
 def check_parameters(
     game: Game, spec: ProcedureSpec, state: TableState, params: dict[str, Any]
-) -> None:
-    """A CommandError naming the procedure's parameters that no option gave (a procedure whose
-    options are not all described yet), rather than a failure inside it."""
+) -> dict[str, Any]:
+    """The parameters as the procedure takes them (the game's ``prepare``); a CommandError naming
+    the procedure's parameters that no option gave (a procedure whose options are not all
+    described yet), rather than a failure inside it."""
     prepared = game.prepare(state, spec, dict(params))
     wanted = list(inspect.signature(spec.function).parameters.values())[1:]  # after ctx
     missing = [
@@ -197,6 +198,7 @@ def check_parameters(
         raise CommandError(
             f"{spec.name} needs {', '.join(missing)}, which none of its options gives"
         )
+    return prepared
 
 
 def hint(spec: ProcedureSpec, key: str) -> str:
