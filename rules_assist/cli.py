@@ -114,7 +114,7 @@ def add_procedures(sub: Any, game: Game, *, file_first: bool) -> None:
         )
         if not file_first:
             p.add_argument("file", help=f"a {game.module.name} game log (.jsonl)")
-        add_common(p)
+        add_common(p, next((q for q in spec.parameters if q.kind == "actor"), None))
         for parameter in spec.parameters:
             add_parameter(p, parameter)
         p.set_defaults(spec=spec)

@@ -23,9 +23,10 @@ def option_text(parameter: Parameter) -> str:
     """How the parameter is typed: '--card NAME', '--alpha/--no-alpha', '--seat SEAT'."""
     if parameter.kind == "actor":
         return "--seat SEAT"
+    spellings = "/".join((parameter.spelling, *parameter.aliases))
     if parameter.kind == "flag":
-        return parameter.spelling + (f"/{parameter.negative}" if parameter.negative else "")
-    return f"{parameter.spelling} {metavar_of(parameter)}"
+        return spellings + (f"/{parameter.negative}" if parameter.negative else "")
+    return f"{spellings} {metavar_of(parameter)}"
 
 
 def parameter_note(parameter: Parameter) -> str:
@@ -49,15 +50,20 @@ def metavar_of(parameter: Parameter) -> str:
 
 
 # ---- adding the options ------------------------------------------------------------
-def add_common(p: argparse.ArgumentParser) -> None:
-    """The options every procedure takes."""
+def add_common(p: argparse.ArgumentParser, actor: Parameter | None = None) -> None:
+    """The options every procedure takes; ``--seat`` described by the procedure's 'actor'
+    parameter when it has one."""
     p.add_argument(
         "-o", "--output", required=True, help="the continued game's log (never overwritten)"
     )
     p.add_argument(
         "--dice", help="force the next dice, e.g. 1,2,3,4 (consumed in the order rolled)"
     )
-    p.add_argument("--seat", help="the seat acting (default: the table)")
+    if actor is None:
+        seat = "the seat acting (default: the one the game names)"
+    else:
+        seat = (actor.help or "the seat acting") + (" (required)" if actor.required else "")
+    p.add_argument("--seat", help=seat)
     p.add_argument(
         "--choice",
         action="append",

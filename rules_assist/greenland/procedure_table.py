@@ -163,7 +163,8 @@ def procedure_table() -> ProcedureTable:
                 EVENT,
                 "reveal the event and apply it (D): first player, icons, auction",
                 bid,
-                example="game.jsonl --choice council=yellow --bid yellow=1 -o turn1.jsonl",
+                example="game.jsonl --choice council=yellow --bid yellow=1 --bid red=0"
+                " -o turn1.jsonl",
             ),
             spec(
                 "resolve-event",
@@ -179,7 +180,9 @@ def procedure_table() -> ProcedureTable:
                 "D1",
                 EVENT,
                 "a migration (D1)",
-                Parameter("row", "the row that migrates", required=True, choices=ROWS),
+                Parameter(
+                    "row", "the row that migrates", required=True, choices=ROWS, metavar="ROW"
+                ),
                 example="game.jsonl --row south -o out.jsonl",
             ),
             spec(
@@ -223,7 +226,8 @@ def procedure_table() -> ProcedureTable:
                 "one round of attacks on a card (F2)",
                 acting("the attacker"),
                 card("the card attacked on, e.g. Walrus"),
-                example="game.jsonl --seat yellow --card Walrus -o out.jsonl",
+                example="game.jsonl --seat yellow --card Birgitta --dice 5,6,1 --choice reroll=6"
+                " -o out.jsonl",
             ),
             spec(
                 "peace",
@@ -233,7 +237,8 @@ def procedure_table() -> ProcedureTable:
                 "everyone on a card agrees peace this turn (A3)",
                 acting("the culture that proposes it"),
                 card("the card, e.g. Shark"),
-                example="game.jsonl --seat green --card Shark --choice consent_red=yes -o out.jsonl",
+                example="game.jsonl --seat green --card Shark --choice consent_red=yes"
+                " -o out.jsonl",
             ),
             spec(
                 "leave",
@@ -311,6 +316,7 @@ def procedure_table() -> ProcedureTable:
                     "pay bog iron's snowflake (G4), or 'none': the hunt fails",
                     choices=("energy", "elder", "none"),
                     answers="snowflake",
+                    metavar="MEANS",
                 ),
                 Parameter(
                     "snowflake_elder",
@@ -318,8 +324,8 @@ def procedure_table() -> ProcedureTable:
                     answers="snowflake_elder",
                     metavar="RANK",
                 ),
-                example="turn1.jsonl --card Walrus --dice 1,2,3,4,4,6 --reroll 4 --no-alpha"
-                " -o hunted.jsonl",
+                example="game.jsonl --card Walrus --dice 1,2,3,4,4,6,3,1 --reroll 4 --modify"
+                " --take-trophy -o hunted.jsonl",
             ),
             spec(
                 "animals",
@@ -327,7 +333,7 @@ def procedure_table() -> ProcedureTable:
                 "H",
                 ("animals",),
                 "the domestic animals (H): hay, then babies",
-                example="game.jsonl --choice hay_cattle=energy -o out.jsonl",
+                example="game.jsonl --choice hay_cattle=energy=2 -o out.jsonl",
             ),
             spec(
                 "elder",
@@ -336,7 +342,9 @@ def procedure_table() -> ProcedureTable:
                 ("elders",),
                 "an elder action (I1–I7) of one culture",
                 acting("the culture whose elder acts"),
-                Parameter("action", "the elder action", required=True, choices=ACTIONS),
+                Parameter(
+                    "action", "the elder action", required=True, choices=ACTIONS, metavar="ACTION"
+                ),
                 Parameter(
                     "card",
                     "the hand card to play (I1, I4): its name or row id",
@@ -362,7 +370,7 @@ def procedure_table() -> ProcedureTable:
                 (),
                 "discard hand cards down to the hand size (B2)",
                 acting("the culture whose hand it is"),
-                example="game.jsonl --seat red --choice discard_red=Cattle -o out.jsonl",
+                example='game.jsonl --seat yellow --choice "discard_yellow=Slit Goggles" -o out.jsonl',
             ),
             spec(
                 "exchange",

@@ -114,3 +114,26 @@ def test_unknown_or_absent_cards_are_clear_errors(game_file, tmp_path, capsys) -
     code, _, err = run(capsys, *base, "--card", "Walrus", "--seat", "green")
     assert code == 2 and "Green has no hunters on Walrus" in err
     assert not out.exists()
+
+
+def test_a4_seat_rolls_for_one_culture_only(game_file, tmp_path, capsys) -> None:
+    out = tmp_path / "yellow.jsonl"
+    argv = ["greenland", "hunt", str(game_file), "--card", "Dogs", "-o", str(out)]
+    code, _, err = run(capsys, *argv, "--seat", "green", "--dice", "1,5")
+    assert code == 2 and "Yellow rolls on Dogs before Green (A4" in err and not out.exists()
+    code, printed, err = run(capsys, *argv, "--seat", "yellow", "--dice", "1,5", "--no-alpha")
+    assert code == 0, err
+    assert printed.strip() == (  # the one success takes all (G4)
+        f"{out}: hunt: Yellow hunts Dogs: 1 5 → 1 hit of 1: success; 2 babies, 1 ivory; "
+        "Green go home unsuccessful (G4)"
+    )
+    game = Game.open(out, writable=False)
+    assert game.table.entries[-1].actor == "yellow"
+
+
+def test_g3_a_negative_flag_answers_no(game_file, tmp_path, capsys) -> None:
+    out = tmp_path / "after.jsonl"
+    argv = ["greenland", "hunt", str(game_file), "--card", "Walrus", "-o", str(out)]
+    code, printed, err = run(capsys, *argv, "--dice", "1,2,3,4,4,6", "--no-modify")
+    assert code == 0, err
+    assert "Red hunts Walrus: 1 2 3 4 4 6 → 1 hit of 2; the 3 kills a hunter" in printed

@@ -518,3 +518,17 @@ def test_cli_new_world_leave_marry_divorce(greenland, tmp_path, capsys) -> None:
     argv = ["--seat", "red", "--daughter", "kirima"]
     code, text, err, _ = cli_run(capsys, tmp_path, married, "divorce", *argv)
     assert code == 0 and "divorces Kirima" in text, err
+
+
+def test_cli_marry_names_the_cube_or_the_card(greenland, tmp_path, capsys) -> None:
+    """F1: --cube names the hunter that marries (--card one on a card); a daughter by name."""
+    file = game_file(tmp_path, MARRIAGE)
+    with opened(file) as game:
+        cube = view(game).hunters_on("shark", "red")[0]
+    yes = ["--choice", "consent_green=yes", "--choice", "bride_yellow=yes"]
+    argv = ["--seat", "red", "--cube", cube, "--daughter", "Kirima", *yes]
+    code, text, err, out = cli_run(capsys, tmp_path, file, "marry", *argv)
+    assert code == 0 and text.startswith(f"{out}: marry: Red marries Kirima"), err
+    assert view(opened(out)).husband("kirima") == cube
+    code, _, err, _ = cli_run(capsys, tmp_path, file, "marry", "--seat", "red", "--daughter", "x")
+    assert code == 2 and "--card/--cube" in err and err.count("\n") == 1
