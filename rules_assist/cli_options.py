@@ -115,7 +115,8 @@ def collect(
             if args.seat:
                 params[parameter.name] = args.seat
             elif parameter.required:
-                raise CommandError(f"--seat: name the seat acting ({', '.join(seats)})")
+                who = parameter.help or "the seat acting"
+                raise CommandError(f"--seat: name {who} ({', '.join(seats)})")
             continue
         value = getattr(args, f"param_{parameter.name}", None)
         if value is None:

@@ -532,3 +532,7 @@ def test_cli_marry_names_the_cube_or_the_card(greenland, tmp_path, capsys) -> No
     assert view(opened(out)).husband("kirima") == cube
     code, _, err, _ = cli_run(capsys, tmp_path, file, "marry", "--seat", "red", "--daughter", "x")
     assert code == 2 and "--card/--cube" in err and err.count("\n") == 1
+    code, _, err, _ = cli_run(capsys, tmp_path, file, "marry", "--card", "Shark", "--daughter", "x")
+    assert code == 2 and err.endswith(
+        "--seat: name the culture whose hunter marries (red, yellow, green)\n"
+    )
