@@ -8,18 +8,18 @@ their sections, phases, help and options. ``tabletop MODULE PROCEDURE FILE
 ...`` is a shorthand of ``tabletop run``.
 
 Every procedure takes the same common options: ``-o/--output``, ``--dice``
-(the next dice's faces, in the order rolled), ``--seat`` (the acting seat)
-and ``--choice KEY=VALUE`` (the answer to a question, repeatable); then the
-options its ``Parameter``s describe (rules_assist/game.py; read by rules_assist/cli_options.py). A procedure
-stopped by questions nobody answered lists every question it could see, one
-a line, with the option that answers each, and nothing is written.
+(the next dice's faces, in the order rolled), ``--seat`` (the acting seat;
+without it, the one the game's ``default_actor`` names) and ``--choice
+KEY=VALUE`` (the answer to a question, repeatable); then the options its
+``Parameter``s describe (rules_assist/game.py; read by
+rules_assist/cli_options.py). A procedure stopped by questions nobody
+answered lists every question it could see, one a line, with the option that
+answers each, and nothing is written.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import os
 import shutil
 import sys
@@ -85,21 +85,6 @@ def game_with_procedures(module_id: str) -> Game:
     return game
 
 
-def own_command_line(game: Any) -> Any | None:
-    """The command line module (``cli`` beside the game object, with ``add_parser`` and
-    ``run``) of a game whose procedures are not described as parameters yet; None otherwise.
-
-    It stands in only for the ``tabletop MODULE ...`` shorthand, until the game's
-    procedures' table gives every option its ``Parameter``."""
-    package = type(game).__module__.rpartition(".")[0]
-    if package in ("", __package__) or importlib.util.find_spec(f"{package}.cli") is None:
-        return None
-    module = importlib.import_module(f"{package}.cli")
-    if not (hasattr(module, "add_parser") and hasattr(module, "run")):
-        return None
-    return module
-
-
 # ---- listing ------------------------------------------------------------------------
 def procedure_lines(game: Game) -> list[str]:
     """The game's procedures for people: name, section, phases, help, then the options."""
@@ -129,7 +114,7 @@ def add_procedures(sub: Any, game: Game, *, file_first: bool) -> None:
         )
         if not file_first:
             p.add_argument("file", help=f"a {game.module.name} game log (.jsonl)")
-        add_common(p)
+        add_common(p, next((q for q in spec.parameters if q.kind == "actor"), None))
         for parameter in spec.parameters:
             add_parameter(p, parameter)
         p.set_defaults(spec=spec)
@@ -166,9 +151,10 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
             table = copy.table
             table.random.force_faces(read_dice(args.dice, table.state))
             params, choices = collect(spec, args, table.state)
-            check_parameters(game, spec, table.state, params)
+            prepared = check_parameters(game, spec, table.state, params)
+            actor = args.seat or game.default_actor(table.state, spec, prepared)
             try:
-                change = game.run(table, spec, args.seat or game.id, params, choices=choices)
+                change = game.run(table, spec, actor, params, choices=choices)
             except ChoiceNeeded as need:
                 lines = [
                     f"  {q.describe()}: answer with {hint(spec, q.key)}" for q in need.questions
@@ -218,14 +204,6 @@ def run_command(argv: Sequence[str]) -> str:
 def run_shorthand(module_id: str, argv: Sequence[str]) -> str:
     """``tabletop MODULE PROCEDURE FILE [options] -o OUT``: as ``tabletop run`` (FILE's game must
     be MODULE's)."""
-    game = game_of(find_module(module_id))
-    own = own_command_line(game) if game is not None else None
-    if own is not None:  # the game's own parser, until its procedures' options are Parameters
-        top = Parser(prog="tabletop")
-        sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-        own.add_parser(sub, Parser)
-        args = top.parse_args([module_id, *argv])
-        return str(own.run(args, args.runner))
     game = game_with_procedures(module_id)
     parser = Parser(prog=f"tabletop {module_id}", description=f"{game.module.name}'s procedures")
     sub = parser.add_subparsers(dest="procedure", metavar="PROCEDURE", parser_class=Parser)
@@ -246,4 +224,4 @@ def has_procedures(word: str) -> bool:
         game = game_of(find_module(word))
     except TableError:
         return False
-    return game is not None and (len(game.procedures) > 0 or own_command_line(game) is not None)
+    return game is not None and len(game.procedures) > 0

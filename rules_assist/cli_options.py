@@ -23,9 +23,10 @@ def option_text(parameter: Parameter) -> str:
     """How the parameter is typed: '--card NAME', '--alpha/--no-alpha', '--seat SEAT'."""
     if parameter.kind == "actor":
         return "--seat SEAT"
+    spellings = "/".join((parameter.spelling, *parameter.aliases))
     if parameter.kind == "flag":
-        return parameter.spelling + (f"/{parameter.negative}" if parameter.negative else "")
-    return f"{parameter.spelling} {metavar_of(parameter)}"
+        return spellings + (f"/{parameter.negative}" if parameter.negative else "")
+    return f"{spellings} {metavar_of(parameter)}"
 
 
 def parameter_note(parameter: Parameter) -> str:
@@ -49,15 +50,20 @@ def metavar_of(parameter: Parameter) -> str:
 
 
 # ---- adding the options ------------------------------------------------------------
-def add_common(p: argparse.ArgumentParser) -> None:
-    """The options every procedure takes."""
+def add_common(p: argparse.ArgumentParser, actor: Parameter | None = None) -> None:
+    """The options every procedure takes; ``--seat`` described by the procedure's 'actor'
+    parameter when it has one."""
     p.add_argument(
         "-o", "--output", required=True, help="the continued game's log (never overwritten)"
     )
     p.add_argument(
         "--dice", help="force the next dice, e.g. 1,2,3,4 (consumed in the order rolled)"
     )
-    p.add_argument("--seat", help="the seat acting (default: the table)")
+    if actor is None:
+        seat = "the seat acting (default: the one the game names)"
+    else:
+        seat = (actor.help or "the seat acting") + (" (required)" if actor.required else "")
+    p.add_argument("--seat", help=seat)
     p.add_argument(
         "--choice",
         action="append",
@@ -109,7 +115,8 @@ def collect(
             if args.seat:
                 params[parameter.name] = args.seat
             elif parameter.required:
-                raise CommandError(f"--seat: name the seat acting ({', '.join(seats)})")
+                who = parameter.help or "the seat acting"
+                raise CommandError(f"--seat: name {who} ({', '.join(seats)})")
             continue
         value = getattr(args, f"param_{parameter.name}", None)
         if value is None:
@@ -181,9 +188,10 @@ def read_dice(text: str | None, state: TableState) -> list[Any]:
 
 def check_parameters(
     game: Game, spec: ProcedureSpec, state: TableState, params: dict[str, Any]
-) -> None:
-    """A CommandError naming the procedure's parameters that no option gave (a procedure whose
-    options are not all described yet), rather than a failure inside it."""
+) -> dict[str, Any]:
+    """The parameters as the procedure takes them (the game's ``prepare``); a CommandError naming
+    the procedure's parameters that no option gave (a procedure whose options are not all
+    described yet), rather than a failure inside it."""
     prepared = game.prepare(state, spec, dict(params))
     wanted = list(inspect.signature(spec.function).parameters.values())[1:]  # after ctx
     missing = [
@@ -197,6 +205,7 @@ def check_parameters(
         raise CommandError(
             f"{spec.name} needs {', '.join(missing)}, which none of its options gives"
         )
+    return prepared
 
 
 def hint(spec: ProcedureSpec, key: str) -> str:

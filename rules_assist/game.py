@@ -18,7 +18,8 @@ What a game gives:
 - ``flow``: the turn (rules_assist/driver.py): where the game stands, who is to
   move, what they may do now, whether the game is over, the result;
 - ``procedures``: the table of procedures (``ProcedureTable``), from which the
-  command line and the phase panel are built;
+  command line and the phase panel are built; ``prepare`` turns their parameters
+  into what the procedures take, ``default_actor`` names who acts when nobody is named;
 - ``score(state)``: plain rows for the score panel and ``tabletop score``, with
   ``seat_word`` naming a seat in the game's words ("Culture");
 - ``bots``: {name: factory(seed) -> bot} (rules_assist/bots.py);
@@ -241,6 +242,14 @@ class Game:
         """The parameters as the procedure takes them (a card's name turned into its piece id,
         the game's deck rows added); by default as given."""
         return params
+
+    def default_actor(
+        self, state: TableState, spec: ProcedureSpec, params: Mapping[str, Any]
+    ) -> str:
+        """The seat a run of ``spec`` acts for when nobody is named (the command line without
+        ``--seat``), given the parameters as the procedure takes them; by default the table's
+        (the game's id)."""
+        return self.id
 
     def score(self, state: TableState) -> list[dict[str, Any]] | None:
         return None

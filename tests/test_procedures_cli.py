@@ -300,3 +300,35 @@ def test_deck_list_names_its_module(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["deck", "list"])
     assert exited.value.code == 2 and "module" in capsys.readouterr().err
+
+
+def test_without_seat_the_game_names_who_acts(
+    game_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without --seat a run acts for the table (the game's id), or for whom the game's
+    ``default_actor`` names; --seat overrides it."""
+    out = tmp_path / "table.jsonl"
+    code, _, err = run(capsys, "run", game_file, "bid", "--bid", "red=1", "-o", out)
+    assert code == 0, err
+    assert Game.open(out, writable=False).table.entries[-1].actor == "tally"
+    seen = []
+
+    def highest_bidder(self, state, spec, params) -> str:  # noqa: ANN001
+        seen.append((spec.name, dict(params)))
+        return "blue"
+
+    monkeypatch.setattr(TallyGame, "default_actor", highest_bidder)
+    out2 = tmp_path / "named.jsonl"
+    code, _, err = run(capsys, "run", game_file, "bid", "--bid", "red=1", "-o", out2)
+    assert code == 0, err
+    assert Game.open(out2, writable=False).table.entries[-1].actor == "blue"
+    assert seen == [("bid", {})]
+    out3 = tmp_path / "seated.jsonl"
+    code, _, err = run(
+        capsys, "run", game_file, "bid", "--seat", "red", "-o", out3, "--bid", "red=1"
+    )
+    assert code == 0, err
+    assert Game.open(out3, writable=False).table.entries[-1].actor == "red"

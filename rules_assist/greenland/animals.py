@@ -26,9 +26,6 @@ snowflakes (one unit given for several means that unit each time), or
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
-
 from ..procedures import ProcedureContext, ProcedureError
 from .choices import one_of
 from .deck import Cards
@@ -137,20 +134,3 @@ def _milk(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> None
     born = babies(ctx, colour, count)
     short = f" (Valhalla had only {born})" if born < count else ""
     ctx.note(f"{colour}'s {name} gives {born} {'baby' if born == 1 else 'babies'}{short}")
-
-
-# ---- the command line --------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    from .cli import common
-    from .events import choice_argument
-
-    p = procedures.add_parser("animals", help="the domestic animals phase (H): hay, then babies")
-    common(p)
-    choice_argument(p)
-    p.set_defaults(runner=_animals)
-
-
-def _animals(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, feed_animals, "animals")

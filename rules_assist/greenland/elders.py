@@ -49,7 +49,6 @@ Readings (see the README's design notes):
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from typing import Any
 
@@ -63,7 +62,7 @@ from .hands import discard_excess
 from .payments import elder_cubes, kill_elder, row_id, spend
 from .sequence import view_of
 from .variants import advanced_off, cooperative, refuse_if_off
-from .view import COLOURS, Greenland
+from .view import Greenland
 
 ACTIONS = (
     "domesticate",
@@ -494,31 +493,3 @@ def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict
     if poly and not elder_cubes(view, colour):
         found.append(("Baptism (I7): turn monotheist", baptize, params))
     return found
-
-
-# ---- the command line -----------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    from .cli import common
-    from .events import choice_argument
-
-    p = procedures.add_parser("elder", help="an elder action (I1–I7) of one culture")
-    common(p)
-    choice_argument(p)
-    p.add_argument("--action", required=True, choices=ACTIONS)
-    p.add_argument("--card", help="the hand card to play (I1, I4): its name or row id")
-    p.add_argument("--target", choices=COLOURS, help="the other culture (I5, I6)")
-    p.set_defaults(runner=_run_elder)
-
-
-def _run_elder(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    if not args.seat:
-        raise ProcedureError("elder: say whose elder acts with --seat COLOUR")
-    procedure = PROCEDURES[args.action]
-    if args.card:
-        args.choice = [*args.choice, f"card={args.card}"]
-    params: dict[str, Any] = {"colour": args.seat}
-    if args.target and args.action in ("emissary", "proselytize"):
-        params["target"] = args.target
-    return run_cli(game, args, procedure, f"elder.{procedure.__name__}", **params)

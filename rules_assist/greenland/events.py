@@ -35,15 +35,13 @@ beginners' game skips the Markland icon (C2 skips D9).
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
 from tabletop.core import actions
 
-from ..procedures import ProcedureContext, ProcedureError, run_procedure
+from ..procedures import ProcedureContext, ProcedureError
 from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
@@ -561,98 +559,3 @@ def auction(
         ctx.build(lambda s: actions.rotate(s, event, turn))
     ctx.note(f"{winner} wins {offered} for {best} ivory{why}")
     return f"Auction of {offered}"
-
-
-# ---- the command line --------------------------------------------------------------
-def choice_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--choice",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a player's answer to a question the procedure asks (repeatable)",
-    )
-
-
-def parse_pairs(items: list[str], flag: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ProcedureError(f"{flag} {item!r}: write it as KEY=VALUE")
-        found[key.strip()] = value.strip()
-    return found
-
-
-def run_cli(game: Any, args: argparse.Namespace, procedure: Any, name: str, **params: Any) -> str:
-    """Run a procedure on the game from the command line; the line to print."""
-    choices: dict[str, Any] = parse_pairs(getattr(args, "choice", []), "--choice")
-    bids = parse_pairs(getattr(args, "bid", None) or [], "--bid")
-    if bids:  # on the command line a culture left out does not bid
-        for seat in game.state.seats:
-            choices[f"bid_{seat.id}"] = bids.pop(seat.id, "0")
-        if bids:
-            raise ProcedureError(f"--bid: {', '.join(bids)} is not at the table")
-    seen: dict[str, Any] = {}
-
-    def recorded(ctx: ProcedureContext, **kw: Any) -> str:
-        seen["ctx"] = ctx
-        seen["label"] = procedure(ctx, **kw)
-        return seen["label"]
-
-    actor = args.seat or game.state.counters.get("first_player") or "greenland"
-    change = run_procedure(
-        game.table, actor, recorded, name=f"greenland.{name}", choices=choices, **params
-    )
-    if change is not None:
-        return change.entry.command.label
-    ctx = seen.get("ctx")
-    notes = f": {'; '.join(ctx.notes)}" if ctx is not None and ctx.notes else ""
-    return f"{seen.get('label', name)}{notes} (nothing changed)"
-
-
-def add_cli(procedures: Any) -> None:
-    from .cli import common
-
-    def parser(name: str, text: str, runner: Any) -> argparse.ArgumentParser:
-        p = procedures.add_parser(name, help=text)
-        common(p)
-        choice_argument(p)
-        p.set_defaults(runner=runner)
-        return p
-
-    bid_help = "an ivory bid, e.g. red=2 (repeatable; a colour left out does not bid)"
-    p = parser("event", "reveal the event and apply it (D): first player, icons, auction", _event)
-    p.add_argument("--bid", action="append", default=[], metavar="COLOUR=N", help=bid_help)
-    p = parser("migrate", "a migration (D1)", _migrate)
-    p.add_argument("--row", required=True, choices=ROWS)
-    parser("cool", "global cooling (D4)", _cool)
-    p = parser("decimate", "a decimation (D2)", _decimate)
-    p.add_argument("--cause", required=True, help="crowd:10, venereal:green or feud")
-    parser("die-off", "elder die-off (D5): a die for each culture", _die_off)
-    p = parser("auction", "auction the current event's import (D10)", _auction)
-    p.add_argument("--bid", action="append", default=[], metavar="COLOUR=N", help=bid_help)
-
-
-def _event(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, event_phase, "event")
-
-
-def _migrate(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, migrate, "migrate", row=args.row)
-
-
-def _cool(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, cool, "cool")
-
-
-def _decimate(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, decimate, "decimate", cause=args.cause)
-
-
-def _die_off(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, die_off, "die_off")
-
-
-def _auction(game: Any, args: argparse.Namespace) -> str:
-    return run_cli(game, args, auction, "auction")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from tabletop.core import Command, TableState
+from tabletop.core import Command, TableError, TableState
 
 from ..game import Game, ProcedureSpec, ProcedureTable
 from ..procedures import ProcedureError
@@ -96,6 +96,21 @@ class GreenlandGame(Game):
         if "cards" not in params and takes_cards(spec.function):
             params["cards"] = self.cards
         return params
+
+    def default_actor(self, state: TableState, spec: ProcedureSpec, params: Any) -> str:
+        """Who acts when the command line names nobody: on a hunt, the culture that rolls first
+        on the card (A4); otherwise the first player (A2), else the table."""
+        if spec.name == "hunt" and isinstance(params.get("card"), str):
+            from .hunt import hunt_order
+            from .view import Greenland
+
+            try:
+                order = hunt_order(Greenland(state, self.cards), params["card"])
+            except TableError:
+                order = []
+            if order:
+                return order[0]
+        return str(state.counters.get("first_player") or self.id)
 
     def card_id(self, name: str, what: str = "card") -> str:
         """The piece id of the card called ``name`` (its deck row's card id)."""

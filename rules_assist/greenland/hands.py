@@ -21,14 +21,13 @@
   leaves the game for its disks, energy only up to the woodpile (B3, B4). A D
   card being livestock raided this turn cannot be exchanged (B3, E5).
 
-On the command line: ``tabletop greenland discard FILE -o OUT --seat COLOUR
---choice discard_COLOUR=NAME,NAME`` and ``tabletop greenland exchange FILE -o
-OUT --seat COLOUR --card NAME``.
+On the command line (procedure_table.py): ``tabletop greenland discard FILE -o
+OUT --seat COLOUR --choice discard_COLOUR=NAME,NAME`` and ``tabletop greenland
+exchange FILE -o OUT --seat COLOUR --card NAME``.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -246,37 +245,3 @@ def exchange(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None 
         + (f"; {lost} energy rots (woodpile of 8, B4)" if lost > 0 else "")
     )
     return f"{colour} exchanges {name} (B3)"
-
-
-# ---- the command line ------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    from .cli import common
-    from .events import choice_argument
-
-    p = procedures.add_parser("discard", help="discard hand cards down to the hand size (B2)")
-    common(p)
-    choice_argument(p)
-    p.set_defaults(runner=_run_discard)
-    p = procedures.add_parser("exchange", help="exchange a tableau card for its Value (B3)")
-    common(p)
-    choice_argument(p)
-    p.add_argument("--card", required=True, help="the card's name")
-    p.set_defaults(runner=_run_exchange)
-
-
-def _seat(args: argparse.Namespace) -> str:
-    if not args.seat:
-        raise ProcedureError("--seat COLOUR: say whose hand or tableau it is")
-    return args.seat
-
-
-def _run_discard(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, discard_down, "discard", colour=_seat(args))
-
-
-def _run_exchange(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, exchange, "exchange", colour=_seat(args), card=args.card)

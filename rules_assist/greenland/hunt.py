@@ -38,14 +38,9 @@ cultures hunt the card, the qualified name is the one asked for.
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
-
 from rules_assist.procedures import (
-    ChoiceNeeded,
     ProcedureContext,
     ProcedureError,
-    run_procedure,
 )
 from tabletop.core import TableError, TableState
 
@@ -54,7 +49,7 @@ from .hands import discard_excess
 from .hunt_results import gains, go_home, losses, pay_iron, snowflake, take_card
 from .hunt_roll import Hunting, culture, huntable, judge, listing, roll_hunt
 from .raid import check_raid, defenders, raid_result
-from .view import ROW_PLACES, Greenland
+from .view import Greenland
 
 
 def game_cards(state: TableState) -> Cards:
@@ -176,9 +171,13 @@ def hunt(
     return h.label
 
 
-def hunt_card(ctx: ProcedureContext, card: str, cards: Cards | None = None) -> str:
+def hunt_card(
+    ctx: ProcedureContext, card: str, seat: str | None = None, cards: Cards | None = None
+) -> str:
     """Every culture on a card in hunt order (A4): the first success takes all (G4), except in the
-    New World, where everyone may succeed (E2)."""
+    New World, where everyone may succeed (E2). With ``seat``, only that culture rolls (``hunt``)."""
+    if seat is not None:
+        return hunt(ctx, card, seat, cards)
     view = Greenland(ctx.state, cards or game_cards(ctx.state))
     name = huntable(view, card)
     order = hunt_order(view, card)
@@ -210,122 +209,3 @@ def hunt_card(ctx: ProcedureContext, card: str, cards: Cards | None = None) -> s
             ctx.note(f"{h.label}: {', '.join(h.parts)}")
     discard_excess(ctx, view)  # B2: a card taken (G6), a wife or a rank-3 elder lost
     return results[0].label if len(results) == 1 else f"Hunt on {name}"
-
-
-# ---- the command line --------------------------------------------------------------
-# yes/no choices: (flag for yes, flag for no, what yes means)
-_FLAGS = {
-    "alpha": ("--alpha", "--no-alpha", "the Alpha takes his automatic 1 (E7)"),
-    "modify": ("--modify", "--no-modify", "dice an invention names count as 1s (G3)"),
-    "take_trophy": ("--take-trophy", "--no-trophy", "take the card as a trophy (G5)"),
-    "take_card": ("--take-card", "--no-card", "take the card into the hand (G6)"),
-    "pay_iron": ("--pay-iron", "--no-iron", "pay an iron to cancel the losses (F4)"),
-    "hunt_replacement": (
-        "--hunt-replacement",
-        "--no-replacement",
-        "the others hunt the card that replaces a card taken into a hand (G7)",
-    ),
-}
-_OTHER_FLAGS = {
-    "reroll": "--reroll FACE (or --reroll none)",
-    "snowflake": "--snowflake energy|elder|none",
-    "snowflake_elder": "--snowflake-elder RANK",
-}
-
-
-def add_cli(procedures: Any) -> None:
-    """``tabletop greenland hunt FILE --card NAME -o OUT [choices]``."""
-    from .cli import common
-
-    p = procedures.add_parser(
-        "hunt",
-        help="roll the hunt on a card (G): every culture on it in hunt order, or one with --seat",
-        description="Roll the hunt on a card (G): every culture on it in hunt order (A4), "
-        "or only the culture --seat names. A choice the hunt needs and the options "
-        "do not give stops it with a message naming the choice; nothing is written.",
-    )
-    common(p)
-    p.add_argument("--card", required=True, help="the card's name, e.g. Walrus")
-    p.add_argument(
-        "--reroll",
-        action="append",
-        metavar="FACE",
-        help="re-roll the dice showing FACE (G2); repeat for several faces, or 'none'",
-    )
-    for dest, (yes, no, what) in _FLAGS.items():
-        group = p.add_mutually_exclusive_group()
-        group.add_argument(yes, dest=dest, action="store_const", const="yes", help=what)
-        group.add_argument(no, dest=dest, action="store_const", const="no", help="... or not")
-    p.add_argument(
-        "--snowflake",
-        choices=["energy", "elder", "none"],
-        help="pay bog iron's snowflake (G4), or 'none': the hunt fails",
-    )
-    p.add_argument("--snowflake-elder", metavar="RANK", help="the elder who pays it, e.g. rank6")
-    p.add_argument(
-        "--choice",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="any choice by its name, e.g. yellow.alpha=no when several cultures hunt the card",
-    )
-    p.set_defaults(runner=_run)
-
-
-def _choices(args: argparse.Namespace) -> dict[str, Any]:
-    choices: dict[str, Any] = {}
-    for key in _FLAGS:
-        if getattr(args, key, None) is not None:
-            choices[key] = getattr(args, key)
-    if args.reroll:
-        faces = [f.strip() for item in args.reroll for f in item.split(",") if f.strip()]
-        choices["reroll"] = "none" if faces == ["none"] else faces
-    if args.snowflake:
-        choices["snowflake"] = args.snowflake
-    if args.snowflake_elder:
-        choices["snowflake_elder"] = args.snowflake_elder
-    for item in args.choice:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise TableError(f"--choice {item!r}: give KEY=VALUE, e.g. yellow.alpha=no")
-        choices[key.strip()] = value.strip()
-    return choices
-
-
-def _hint(key: str) -> str:
-    """How to answer a choice on the command line."""
-    plain = key.rpartition(".")[2]
-    if "." in key:
-        return f"--choice {key}=VALUE"
-    if plain in _FLAGS:
-        return f"{_FLAGS[plain][0]} or {_FLAGS[plain][1]}"
-    return _OTHER_FLAGS.get(plain, f"--choice {key}=VALUE")
-
-
-def _run(game: Any, args: argparse.Namespace) -> str:
-    state = game.table.state
-    cards = game_cards(state)
-    rows = cards.by_name(args.card)
-    if not rows:
-        raise TableError(f"--card {args.card!r}: there is no card of that name in the deck")
-    pid, name = rows[0]["card"], rows[0]["name"]
-    piece = state.pieces.get(pid)
-    if piece is None or not (piece.place in ROW_PLACES or piece.place.startswith("tableau_")):
-        where = piece.place if piece is not None else "nowhere"
-        raise TableError(f"--card {args.card!r}: {name} is not in a row or a tableau ({where})")
-    params: dict[str, Any] = {"card": pid, "cards": cards}
-    if args.seat:
-        procedure, actor, params["seat"] = hunt, args.seat, args.seat
-    else:
-        order = hunt_order(Greenland(state, cards), pid)
-        procedure, actor = hunt_card, order[0] if order else "table"
-    try:
-        change = run_procedure(
-            game.table, actor, procedure, name="greenland.hunt", choices=_choices(args), **params
-        )
-    except ChoiceNeeded as exc:
-        hints = ", ".join(dict.fromkeys(_hint(q.key) for q in exc.questions))
-        raise TableError(f"{exc}; answer with {hints}") from None
-    if change is None:
-        return f"nothing happened on {name}"
-    return change.entry.command.label

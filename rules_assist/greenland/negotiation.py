@@ -72,12 +72,9 @@ procedure's raid roll in phase 4 (G1).
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
-
-from tabletop.core import TableError
 
 from ..procedures import ProcedureContext, ProcedureError
 from ..questions import Question
@@ -717,106 +714,3 @@ def pacify(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
         raise ProcedureError(f"{culture(colour)} has no ivory to pay (F3)")
     ctx.set_property(card, "card", f"{card}-peaceful")
     return f"{culture(colour)} pays an ivory: {name} is peaceful again (F3)"
-
-
-# ---- the command line --------------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    """``tabletop greenland attack|peace|leave|marry|divorce|new-world|pacify FILE -o OUT ...``."""
-    from .cli import common
-    from .events import choice_argument
-
-    def parser(name: str, text: str, runner: Any, card: bool = True) -> argparse.ArgumentParser:
-        p = procedures.add_parser(name, help=text)
-        common(p)
-        choice_argument(p)
-        if card:
-            p.add_argument(
-                "--card", required=name != "marry", help="the card's name, e.g. Markland"
-            )
-        p.set_defaults(runner=runner)
-        return p
-
-    parser("attack", "one round of attacks on a card (F2); --seat the attacker", _attack)
-    parser("peace", "everyone on a card agrees peace this turn (A3); --seat proposes", _peace)
-    p = parser("leave", "hunters leave a card with everyone's consent (F)", _leave)
-    p.add_argument("--count", type=int, help="how many leave (default: all)")
-    p.add_argument("--daughter", help="one of them marries this daughter (F1)")
-    p = parser("marry", "a hunter on --card (or --cube) marries a foreign daughter (F1)", _marry)
-    p.add_argument("--cube", help="the cube that marries, e.g. cube-red-3")
-    p.add_argument("--daughter", required=True, help="the daughter's name")
-    p = parser("divorce", "a husband leaves his wife (F)", _divorce, card=False)
-    p.add_argument("--daughter", required=True, help="the daughter's name")
-    parser("new-world", "the New World turns hostile above 6 cubes (F3)", _new_world, card=False)
-    parser("pacify", "pay an ivory to turn a hostile New World card peaceful (F3)", _pacify)
-
-
-def _named(game: Any, name: str, flag: str) -> str:
-    from .sequence import cards_for
-
-    rows = cards_for(game.state).by_name(name)
-    if not rows:
-        raise TableError(f"{flag} {name!r}: there is no card of that name in the deck")
-    return str(rows[0]["card"])
-
-
-def _seat(args: argparse.Namespace) -> str:
-    if not args.seat:
-        raise TableError("--seat: name the culture acting (red, yellow or green)")
-    return str(args.seat)
-
-
-def _attack(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    card = _named(game, args.card, "--card")
-    return run_cli(game, args, attack, "attack", colour=_seat(args), card=card)
-
-
-def _peace(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    card = _named(game, args.card, "--card")
-    return run_cli(game, args, agree_peace, "peace", colour=_seat(args), card=card)
-
-
-def _leave(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    params: dict[str, Any] = {"colour": _seat(args), "card": _named(game, args.card, "--card")}
-    if args.count is not None:
-        params["count"] = args.count
-    if args.daughter:
-        params["daughter"] = _named(game, args.daughter, "--daughter")
-    return run_cli(game, args, leave, "leave", **params)
-
-
-def _marry(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    if bool(args.cube) == bool(args.card):
-        raise TableError("marry: give --card NAME (one of your hunters there) or --cube ID")
-    what = args.cube or _named(game, args.card, "--card")
-    daughter = _named(game, args.daughter, "--daughter")
-    return run_cli(
-        game, args, marry, "marry", colour=_seat(args), cube_or_card=what, daughter=daughter
-    )
-
-
-def _divorce(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    daughter = _named(game, args.daughter, "--daughter")
-    return run_cli(game, args, divorce, "divorce", colour=_seat(args), daughter=daughter)
-
-
-def _new_world(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, resolve_new_world, "new_world")
-
-
-def _pacify(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    card = _named(game, args.card, "--card")
-    return run_cli(game, args, pacify, "pacify", colour=_seat(args), card=card)

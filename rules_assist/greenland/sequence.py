@@ -19,7 +19,6 @@ whose event was revealed (``event.revealed``) and resolved (``event.resolved``).
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
@@ -464,20 +463,3 @@ def status(view: Greenland) -> dict[str, Any]:
         "next": {"turn": next_turn, "phase": next_phase_id, "name": next_name},
         "text": text,
     }
-
-
-# ---- the command line ----------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    from .cli import common
-    from .events import choice_argument
-
-    p = procedures.add_parser("next-phase", help="go on to the next phase (A1)")
-    common(p)
-    choice_argument(p)
-    p.set_defaults(runner=_run_next_phase)
-
-
-def _run_next_phase(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, next_phase, "next_phase")

@@ -27,9 +27,6 @@ Our readings (K says only that the items are swapped):
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
-
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .hands import fits, hand, hand_size
@@ -154,23 +151,3 @@ def solitaire_swap(ctx: ProcedureContext, give: str, take: str, cards: Cards | N
     ctx.set_counter(SWAPS, {"turn": turn, "gave": [*gave, a, b]})
     ctx.note(f"{a} gives {given} to {b} for {got} (K)")
     return f"Swap between {a} and {b} (K)"
-
-
-# ---- the command line --------------------------------------------------------------------
-def add_cli(procedures: Any) -> None:
-    """``tabletop greenland swap FILE --give red:iron --take yellow:energy -o OUT`` (K)."""
-    from .cli import common
-    from .events import choice_argument
-
-    p = procedures.add_parser("swap", help="solitaire: swap a disk, husband or I card (K)")
-    common(p)
-    choice_argument(p)
-    p.add_argument("--give", required=True, help="COLOUR:ITEM given, e.g. red:iron")
-    p.add_argument("--take", required=True, help="COLOUR:ITEM taken back, e.g. yellow:energy")
-    p.set_defaults(runner=_swap)
-
-
-def _swap(game: Any, args: argparse.Namespace) -> str:
-    from .events import run_cli
-
-    return run_cli(game, args, solitaire_swap, "swap", give=args.give, take=args.take)

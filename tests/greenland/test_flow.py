@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 from pathlib import Path
 
 import pytest
 
+from rules_assist.cli import add_procedures
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Driver
-from rules_assist.greenland import cli
 from rules_assist.greenland.procedure_table import spec_for
 from rules_assist.procedures import ProcedureError
 from tabletop.modules.rules import game_of
@@ -16,16 +17,15 @@ from tabletop.modules.rules import game_of
 from .tables import build
 
 
-def test_every_subcommand_is_in_the_procedure_table(greenland) -> None:
-    parser = argparse.ArgumentParser()
-    cli.add_parser(parser.add_subparsers(), argparse.ArgumentParser)
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    greenland_parser = sub.choices["greenland"]
-    procedures = next(
-        a for a in greenland_parser._actions if isinstance(a, argparse._SubParsersAction)
-    )
+def test_the_command_line_is_the_procedure_table(greenland) -> None:
     table = game_of(greenland).procedures
-    assert set(procedures.choices) <= set(table.names())
+    parser = argparse.ArgumentParser()
+    add_procedures(parser.add_subparsers(), game_of(greenland), file_first=False)
+    procedures = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(procedures.choices) == table.names()
+    for spec in table:  # each option given to the procedure is one of its parameters
+        taken = inspect.signature(spec.function).parameters
+        assert all(p.name in taken for p in spec.parameters if not p.answers), spec.name
     assert {"resolve-event", "finish", "elder"} <= set(table.names())
     for spec in table:
         assert spec.log_name.startswith("greenland.") and spec.help and spec.section

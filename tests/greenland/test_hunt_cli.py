@@ -64,7 +64,7 @@ def test_g8_a_hunt_writes_out_and_leaves_file_unchanged(game_file, tmp_path, cap
     code, printed, err = run(capsys, *argv, "--dice", "1,2,3,4,4,6", "--modify")
     assert code == 0, err
     assert printed.strip() == (
-        "Red hunts Walrus: 1 2 3 4 4 6, the 3 becomes a 1 (Toggle-head Harpoon) "
+        f"{out}: hunt: Red hunts Walrus: 1 2 3 4 4 6, the 3 becomes a 1 (Toggle-head Harpoon) "
         "→ 2 hits of 2: success; 4 babies, 2 energy, 1 ivory"
     )
     assert game_file.read_bytes() == before
@@ -75,13 +75,17 @@ def test_g8_a_hunt_writes_out_and_leaves_file_unchanged(game_file, tmp_path, cap
     assert last.actor == "red" and last.command.procedure == "greenland.hunt"
 
 
-def test_g3_a_missing_choice_exits_2_with_one_line(game_file, tmp_path, capsys) -> None:
+def test_g3_a_missing_choice_exits_2_naming_its_option(game_file, tmp_path, capsys) -> None:
     before = game_file.read_bytes()
     out = tmp_path / "after.jsonl"
     argv = ["greenland", "hunt", str(game_file), "--card", "Walrus", "-o", str(out)]
     code, printed, err = run(capsys, *argv, "--dice", "1,2,3,4,4,6")
     assert code == 2 and printed == ""
-    assert err.count("\n") == 1 and "choice 'modify'" in err and "--no-modify" in err
+    assert err.splitlines() == [
+        "tabletop greenland: hunt needs answers (nothing was written):",
+        "  Red: count the 3s as 1s on Walrus (Toggle-head Harpoon, G3)?"
+        " (choice 'modify': yes or no): answer with --modify/--no-modify",
+    ]
     assert not out.exists() and not Path(f"{out}.part").exists()
     assert game_file.read_bytes() == before
 
@@ -94,7 +98,7 @@ def test_a4_several_cultures_are_answered_by_name(game_file, tmp_path, capsys) -
     code, printed, err = run(capsys, *argv, "--dice", "1,5", "--choice", "yellow.alpha=no")
     assert code == 0, err
     assert printed.strip() == (
-        "Yellow hunts Dogs: 1 5 → 1 hit of 1: success; 2 babies, 1 ivory; "
+        f"{out}: hunt: Yellow hunts Dogs: 1 5 → 1 hit of 1: success; 2 babies, 1 ivory; "
         "Green go home unsuccessful (G4)"
     )
     assert reading(out)["cultures"]["green"]["unassigned"] == 4
@@ -110,3 +114,26 @@ def test_unknown_or_absent_cards_are_clear_errors(game_file, tmp_path, capsys) -
     code, _, err = run(capsys, *base, "--card", "Walrus", "--seat", "green")
     assert code == 2 and "Green has no hunters on Walrus" in err
     assert not out.exists()
+
+
+def test_a4_seat_rolls_for_one_culture_only(game_file, tmp_path, capsys) -> None:
+    out = tmp_path / "yellow.jsonl"
+    argv = ["greenland", "hunt", str(game_file), "--card", "Dogs", "-o", str(out)]
+    code, _, err = run(capsys, *argv, "--seat", "green", "--dice", "1,5")
+    assert code == 2 and "Yellow rolls on Dogs before Green (A4" in err and not out.exists()
+    code, printed, err = run(capsys, *argv, "--seat", "yellow", "--dice", "1,5", "--no-alpha")
+    assert code == 0, err
+    assert printed.strip() == (  # the one success takes all (G4)
+        f"{out}: hunt: Yellow hunts Dogs: 1 5 → 1 hit of 1: success; 2 babies, 1 ivory; "
+        "Green go home unsuccessful (G4)"
+    )
+    game = Game.open(out, writable=False)
+    assert game.table.entries[-1].actor == "yellow"
+
+
+def test_g3_a_negative_flag_answers_no(game_file, tmp_path, capsys) -> None:
+    out = tmp_path / "after.jsonl"
+    argv = ["greenland", "hunt", str(game_file), "--card", "Walrus", "-o", str(out)]
+    code, printed, err = run(capsys, *argv, "--dice", "1,2,3,4,4,6", "--no-modify")
+    assert code == 0, err
+    assert "Red hunts Walrus: 1 2 3 4 4 6 → 1 hit of 2; the 3 kills a hunter" in printed

@@ -236,5 +236,5 @@ def test_cli_next_phase(tmp_path: Path, capsys) -> None:
     file = game_file(tmp_path, 'turn = 5\nphase = "hunt"\n[rows.north]\nwarm = ["Walrus"]\n')
     code, text, err, out = cli_run(capsys, tmp_path, file, "next-phase")
     assert code == 0, err
-    assert text.strip() == "Turn 5: Domestic animals (H)"
+    assert text.strip() == f"{out}: next-phase: Turn 5: Domestic animals (H)"
     assert opened(out).state.counters["phase"] == "animals"
