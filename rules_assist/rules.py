@@ -48,6 +48,12 @@ class Invariant:
     check: Callable[[Any, str | None], Iterable[Finding]]
     per_seat: bool = True
     moves: bool = True  # False: no move can break it (the core keeps it); only the audit runs it
+    # the places it reads, by the start of their ids ('energy_'): a move that neither leaves
+    # nor reaches one cannot break it, so the move checker skips it; () reads anywhere
+    places: tuple[str, ...] = ()
+    # a rule of the variants that play without these sections only (the beginners' game's
+    # own rules, say); () for every variant
+    only_without: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -61,10 +67,19 @@ class Transition:
     section: str
     summary: str
     check: Callable[[Any, Move, Sequence[Move]], Iterable[Finding]]
+    places: tuple[str, ...] = ()  # as an invariant's: the move checker skips it elsewhere
 
     @property
     def kind(self) -> str:
         return TRANSITION
+
+
+def _placed(
+    invariants: list[Invariant], transitions: list[Transition]
+) -> tuple[Invariant | Transition, ...]:
+    """The rules for ``_Active.for_places`` in the order they run; () when none names places."""
+    rules = [*invariants, *transitions]
+    return tuple(rules) if any(r.places for r in rules) else ()
 
 
 def hand_moves(command: Command) -> list[Move]:
@@ -86,6 +101,33 @@ class _Active:
     per_seat_moved: tuple[Callable[..., Iterable[Finding]], ...]
     whole_moved: tuple[Callable[..., Iterable[Finding]], ...]
     transitions: tuple[Callable[..., Iterable[Finding]], ...]
+    # the invariants a move can break and the transitions, for ``for_places``; () when none
+    # reads only some places
+    placed: tuple[Invariant | Transition, ...] = ()
+    _by_places: dict[Any, tuple[Any, Any, Any]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def for_places(self, touched: Any) -> tuple[Any, Any, Any]:
+        """(per-seat checks, whole-table checks, transitions) for a move through the
+        ``touched`` places: those that read anywhere, and those that read one of these."""
+        if not self.placed:
+            return self.per_seat_moved, self.whole_moved, self.transitions
+        found = self._by_places.get(touched)
+        if found is None:
+            if len(self._by_places) > 4096:
+                self._by_places.clear()
+            wanted = [
+                r
+                for r in self.placed
+                if not r.places or any(p.startswith(r.places) for p in touched)
+            ]
+            found = self._by_places[touched] = (
+                tuple(r.check for r in wanted if isinstance(r, Invariant) and r.per_seat),
+                tuple(r.check for r in wanted if isinstance(r, Invariant) and not r.per_seat),
+                tuple(r.check for r in wanted if isinstance(r, Transition)),
+            )
+        return found
 
 
 @dataclass
@@ -103,24 +145,44 @@ class Rulebook:
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
-        self, section: str, summary: str, *, per_seat: bool = True, moves: bool = True
+        self,
+        section: str,
+        summary: str,
+        *,
+        per_seat: bool = True,
+        moves: bool = True,
+        places: tuple[str, ...] = (),
+        only_without: tuple[str, ...] = (),
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is an invariant of ``section`` (``moves=False``: one the
-        table's own commands keep, left to the audit)."""
+        table's own commands keep, left to the audit; ``places``: the only places it reads,
+        by the start of their ids, so the move checker skips it for a move elsewhere;
+        ``only_without``: played only by a variant that plays without these sections)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
-            self.invariants.append(Invariant(section, summary, function, per_seat, moves))
+            self.invariants.append(
+                Invariant(
+                    section,
+                    summary,
+                    function,
+                    per_seat,
+                    moves,
+                    tuple(places),
+                    tuple(only_without),
+                )
+            )
             return function
 
         return add
 
     def transition(
-        self, section: str, summary: str
+        self, section: str, summary: str, *, places: tuple[str, ...] = ()
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
-        """Decorator: the function is a transition rule of ``section``."""
+        """Decorator: the function is a transition rule of ``section`` (``places``: it is about
+        moves that leave or reach these places only, by the start of their ids)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
-            self.transitions.append(Transition(section, summary, function))
+            self.transitions.append(Transition(section, summary, function, tuple(places)))
             return function
 
         return add
@@ -154,13 +216,22 @@ class Rulebook:
         found = self._cache.get(key)
         if found is None:
             off = frozenset(off_sections)
-            on = [r for r in self.invariants if self._on(reading, r.section, off)]
+            on = [
+                r
+                for r in self.invariants
+                if self._on(reading, r.section, off)
+                and not any(self._on(reading, s, off) for s in r.only_without)
+            ]
             found = self._cache[key] = _Active(
                 tuple(r.check for r in on if r.per_seat),
                 tuple(r.check for r in on if not r.per_seat),
                 tuple(r.check for r in on if r.per_seat and r.moves),
                 tuple(r.check for r in on if not r.per_seat and r.moves),
                 tuple(r.check for r in self.transitions if self._on(reading, r.section, off)),
+                _placed(
+                    [r for r in on if r.moves],
+                    [r for r in self.transitions if self._on(reading, r.section, off)],
+                ),
             )
         return found
 
@@ -175,18 +246,28 @@ class Rulebook:
     def _findings(
         self, reading: Any, active: _Active, seats: Iterable[str] | None, moved: bool
     ) -> list[Finding]:
+        if moved:
+            return self._run(reading, seats, active.per_seat_moved, active.whole_moved)
+        return self._run(reading, seats, active.per_seat, active.whole)
+
+    def _run(
+        self,
+        reading: Any,
+        seats: Iterable[str] | None,
+        per_seat: Sequence[Callable[..., Iterable[Finding]]],
+        whole: Sequence[Callable[..., Iterable[Finding]]],
+    ) -> list[Finding]:
         found: list[Finding] = []
         targets = list(self.seats(reading)) if seats is None else seats
-        checks = active.per_seat_moved if moved else active.per_seat
         if len(targets) == 1:  # a move of one seat's pieces, the most common
             seat = targets[0]
-            for check in checks:
+            for check in per_seat:
                 found.extend(check(reading, seat))
         else:
-            for check in checks:
+            for check in per_seat:
                 for seat in targets:
                     found.extend(check(reading, seat))
-        for check in active.whole_moved if moved else active.whole:
+        for check in whole:
             found.extend(check(reading, None))
         return found
 
@@ -201,18 +282,23 @@ class Rulebook:
             return []
         reading = self.reading(state)
         active = self._active(reading)
+        if len(moves) == 1:
+            touched: Any = (moves[0].src.place, moves[0].dst.place)
+        else:
+            touched = frozenset(p for m in moves for p in (m.src.place, m.dst.place))
+        per_seat, whole, transitions = active.for_places(touched)
         findings: list[Finding] = []
-        for rule in active.transitions:
+        for rule in transitions:
             for move in moves:
                 findings.extend(rule(reading, move, moves))
         seats = sorted(set(self.seats_touched(reading, moves)))
-        if not seats and not active.whole_moved:
+        if (not seats or not per_seat) and not whole:
             return findings
         state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
         mark = state.mark()
         command.apply(state)
         try:
-            after = self._findings(self.reading(state), active, seats, True)
+            after = self._run(self.reading(state), seats, per_seat, whole)
         finally:
             command.inverse().apply(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again

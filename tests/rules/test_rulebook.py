@@ -178,3 +178,54 @@ def test_the_checker_refuses_a_broken_rule_and_trusts_procedures():
     stepped = Compound("a procedure", (actions.move(table.state, "cube0", "row"),), "game.step")
     table.submit(stepped, "red")
     assert table.state.pieces["cube0"].place == "row"
+
+
+def test_a_rule_that_names_its_places_is_checked_only_for_moves_through_them():
+    """``places``: the move checker skips a rule for a move elsewhere; the audit runs it."""
+    book = make_book()
+    read: list[str] = []
+
+    @book.invariant("T3", "at most one card in the discard", per_seat=False, places=("disc",))
+    def one_in_discard(reading: Reading, seat: None) -> Iterator[Finding]:
+        read.append("T3")
+        if len(reading.state.place("discard").contents) > 1:
+            yield Finding("T3", "the discard holds more than one card")
+
+    @book.transition("M2", "a card leaves the discard only to the row", places=("discard",))
+    def out_of_the_discard(
+        reading: Reading, move: Move, moves: Sequence[Move]
+    ) -> Iterator[Finding]:
+        read.append("M2")
+        if move.src.place == "discard" and move.dst.place != "row":
+            yield Finding("M2", f"{move.piece} leaves the discard only for the row")
+
+    table = sample_table()
+    assert rules_of(book.check(table.state, to_track(table.state, "cube0"), "red")) == []
+    assert read == []  # the move went from the bowl to the track: neither rule was asked
+    found = book.check(table.state, actions.move(table.state, "card0", "discard"), "red")
+    assert rules_of(found) == ["T2"]  # one card: T3 holds, and M2 is about leaving
+    assert read[:2] == ["M2", "T3"]  # (T3 again on the table before, to tell what is new)
+    put(table, actions.move(table.state, "card0", "discard"))
+    found = book.check(table.state, actions.move(table.state, "card1", "discard"), "red")
+    assert rules_of(found) == ["T3"]
+    put(table, actions.move(table.state, "card1", "discard"))
+    assert rules_of(book.audit(table.state)) == ["T2", "T3"]  # the audit reads everywhere
+
+
+def test_a_rule_of_the_variants_without_a_section_is_played_only_by_them():
+    """``only_without``: a beginners' rule comes into play when its variant switches the
+    advanced rule off, in the move checker and in the audit alike."""
+    book = make_book()
+
+    @book.invariant("B1", "without T1, no cube at all on the track", only_without=("T1",))
+    def no_cube_on_track(reading: Reading, seat: str) -> Iterator[Finding]:
+        if reading.on_track(seat):
+            yield Finding("B1", f"{seat} has a cube on the track")
+
+    table = sample_table()
+    put(table, to_track(table.state, "cube0"))
+    assert rules_of(book.audit(table.state)) == []
+    put(table, actions.set_counter(table.state, "off", ["T1"]))
+    assert rules_of(book.audit(table.state)) == ["B1"]
+    assert rules_of(book.check(table.state, to_track(table.state, "cube1"), "red")) == []
+    assert rules_of(book.check(table.state, to_track(table.state, "cube5"), "blue")) == ["B1"]

@@ -53,7 +53,9 @@ def e3_elders_on_their_own_card(view: Greenland, colour: str) -> Iterable[Findin
     ]
 
 
-@BOOK.transition("E3", "nobody places a hunter among another culture's elders by hand")
+@BOOK.transition(
+    "E3", "nobody places a hunter among another culture's elders by hand", places=("elder-",)
+)
 def e3_no_hunter_among_other_elders(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -74,7 +76,7 @@ def e3_no_hunter_among_other_elders(
     )
 
 
-@BOOK.transition("E3", "promotion to elder costs one energy")
+@BOOK.transition("E3", "promotion to elder costs one energy", places=("elder-",))
 def e3_promotion_costs_energy(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -99,7 +101,7 @@ def e3_promotion_costs_energy(
     )
 
 
-@BOOK.transition("E3", "an elder never changes rank")
+@BOOK.transition("E3", "an elder never changes rank", places=("elder-",))
 def e3_elders_keep_their_rank(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -115,7 +117,7 @@ def e3_elders_keep_their_rank(
     return (illegal("E3", "an elder cannot change rank", move.piece),)
 
 
-@BOOK.transition("E4", "elders, colonists and husbands are assigned for good")
+@BOOK.transition("E4", "elders, colonists and husbands are assigned for good", places=("hunters_",))
 def e4_permanent_assignment(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:

@@ -34,10 +34,20 @@ def plays_without(view: Greenland, rule: str) -> bool:
     return bool(off) and (rule in off or rule.rstrip("0123456789") in off)
 
 
+_PLACE_COLOURS: dict[str, str | None] = {}
+
+
 def colour_of_place(place_id: str) -> str | None:
     """The culture a per-culture place belongs to (``hunters_red``: red), else None."""
+    try:
+        return _PLACE_COLOURS[place_id]
+    except KeyError:
+        pass
     _, _, tail = place_id.rpartition("_")
-    return tail if tail in COLOURS else None
+    found = tail if tail in COLOURS else None
+    if len(_PLACE_COLOURS) < 10_000:
+        _PLACE_COLOURS[place_id] = found
+    return found
 
 
 class Placement:
@@ -165,8 +175,10 @@ def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
                 continue
             place = places.get(place_id)
             card = place.parent if place is not None else None
-            if card is not None and card in pieces:
-                holder = colour_of_place(pieces[card].place)
+            if card is not None:
+                holder = pieces.get(card)
                 if holder is not None:
-                    seats.add(holder)
+                    colour = colour_of_place(holder.place)
+                    if colour is not None:
+                        seats.add(colour)
     return seats

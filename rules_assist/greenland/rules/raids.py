@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from tabletop.core import Finding
 
 from ..view import Greenland
-from .book import BOOK, illegal, placement, plays_without
+from .book import BOOK, illegal, placement
 
 RAIDABLE = ("daughter", "norse_animal")
 
@@ -119,10 +119,12 @@ def f1_one_husband_a_daughter(view: Greenland, colour: str) -> Iterable[Finding]
     return found
 
 
-@BOOK.invariant("E", "the beginners' game: a hunter goes on a biome in a row or is promoted")
+@BOOK.invariant(
+    "E",
+    "the beginners' game: a hunter goes on a biome in a row or is promoted",
+    only_without=("E5",),
+)
 def e_beginners_hunt_biomes_only(view: Greenland, colour: str) -> Iterable[Finding]:
-    if not plays_without(view, "E5"):
-        return ()
     here = placement(view, colour)
     on_cards = {card: list(cubes) for card, (_owner, cubes) in here.tableau.items()}
     for daughter, husband in here.exogamy:
@@ -139,10 +141,8 @@ def e_beginners_hunt_biomes_only(view: Greenland, colour: str) -> Iterable[Findi
     ]
 
 
-@BOOK.invariant("C2", "the beginners' game: no cube on a New World card")
+@BOOK.invariant("C2", "the beginners' game: no cube on a New World card", only_without=("E2",))
 def c2_no_new_world(view: Greenland, colour: str) -> Iterable[Finding]:
-    if not plays_without(view, "E2"):
-        return ()
     return [  # C2 puts Markland and Vinland out of the game
         illegal("C2", f"{view.name(card)} is not in the beginners' game (C2)", *cubes)
         for card, cubes in placement(view, colour).hunting.items()

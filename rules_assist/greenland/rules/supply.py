@@ -56,7 +56,7 @@ def b4_own_bowls(view: Greenland, colour: str) -> Iterable[Finding]:
     return found
 
 
-@BOOK.invariant("B4", "the woodpile: a culture holds at most 8 energy")
+@BOOK.invariant("B4", "the woodpile: a culture holds at most 8 energy", places=("energy_",))
 def b4_woodpile(view: Greenland, colour: str) -> Iterable[Finding]:
     place = view.state.places.get(f"energy_{colour}")
     woodpile = view.woodpile
@@ -71,7 +71,11 @@ def b4_woodpile(view: Greenland, colour: str) -> Iterable[Finding]:
     )
 
 
-@BOOK.invariant("B4", "a culture's energy, ivory and iron bowls hold disks of their kind")
+@BOOK.invariant(
+    "B4",
+    "a culture's energy, ivory and iron bowls hold disks of their kind",
+    places=tuple(f"{kind}_" for kind in DISKS),
+)
 def b4_disks_of_their_kind(view: Greenland, colour: str) -> Iterable[Finding]:
     state = view.state
     found = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tabletop.core import Finding, Move
 
@@ -29,33 +30,50 @@ def need(
 ) -> tuple[int, list[tuple[str, int]]]:
     """E1: the mariners needed for hunters on these cards (card: count), and the cards
     outside the homeland with their counts, most first. New World cards are not counted."""
+    outside = _outside(view, colour, hunting.items())
+    return _mariners(view, colour, outside), outside
+
+
+def _outside(
+    view: Greenland, colour: str, hunting: Iterable[tuple[str, Any]]
+) -> list[tuple[str, int]]:
+    """The cards outside the homeland among (card, count or cubes), with their counts."""
     pieces = view.state.pieces
+    rows = view.cards.rows
     home = "south" if colour == "red" else "north"  # E1: the Norse South, Thule and Tunit North
     north = colour in NORTH_CULTURES
     outside = []
-    for card, count in hunting.items():
+    for card, on in hunting:
+        count = on if isinstance(on, int) else len(on)
         if count <= 0:
             continue
-        place = pieces[card].place
+        piece = pieces[card]
+        place = piece.place
         if place in ROW_PLACES:
-            if place.startswith(home) or view.is_new_world(card):
-                continue  # a biome of the homeland, or colonists (not counted here)
+            if place.startswith(home):
+                continue  # a biome of the homeland
         elif place.startswith("tableau_"):
             owner = place[8:]
             if owner == colour or (north and owner in NORTH_CULTURES):
                 continue  # a tableau of the homeland
-        elif view.is_new_world(card):
-            continue
+        if (rows.get(piece.props.get("card", "")) or {}).get("type") == "new_world":
+            continue  # colonists (not counted here)
         outside.append((card, count))
+    return outside
+
+
+def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> int:
+    """The mariners the hunters on these cards outside the homeland need (4 cubes each; a
+    sled takes any number to one card, where most go)."""
     if not outside:
-        return 0, outside
+        return 0
     if len(outside) > 1:
         outside.sort(key=_most)  # the sleds go where most cubes go
     load = view.cards.constants.mariner_load
     needed = 0
     for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
         needed += -(-count // load)
-    return needed, outside
+    return needed
 
 
 def _most(item: tuple[str, int]) -> tuple[int, str]:
@@ -80,13 +98,15 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
     if view.counter("phase") in AFTER_ASSIGNMENT:
         return ()
-    hunting = placement(view, colour).hunting
+    here = placement(view, colour)
+    hunting = here.hunting
     if not hunting:
         return ()
-    needed, outside = need(view, colour, {card: len(cubes) for card, cubes in hunting.items()})
-    if not needed:
+    outside = _outside(view, colour, hunting.items())
+    if not outside:
         return ()
-    mariners = placement(view, colour).mariners
+    needed = _mariners(view, colour, outside)
+    mariners = here.mariners
     if needed <= mariners:
         return ()
     cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
