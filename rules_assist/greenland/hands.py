@@ -37,7 +37,7 @@ from ..questions import Question
 from .deck import Cards
 from .payments import describe_gain, remove_card, row_id, value_of
 from .payments import exchange as exchange_card
-from .scoring import being_raided
+from .raid import being_raided
 from .sequence import current_first, player_order, view_of
 from .view import Greenland
 

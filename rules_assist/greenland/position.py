@@ -19,7 +19,9 @@ from typing import Any
 from tabletop.core import actions
 from tabletop.modules import SetupError
 
+from .batch import Batch
 from .deck import Cards
+from .variants import variant_in
 
 PHASES = ("event", "assignment", "negotiation", "hunt", "animals", "elders")
 COLOURS = ("red", "yellow", "green")
@@ -290,11 +292,11 @@ def _check_places(position: Position, path: str, cards: Cards) -> None:
                 claim(name, f"cultures.{colour}.{key}")
 
 
-def apply_position(ctx: Any, cards: Cards, position: Position, seats: list[str]) -> None:
-    """Lay the position's table out: cards first, then decks shuffled, then cubes and disks."""
-    from .setup import STARTING_DISKS, Batch
-    from .variants import variant_in
-
+def apply_position(
+    ctx: Any, cards: Cards, position: Position, seats: list[str], starting: dict[str, int]
+) -> None:
+    """Lay the position's table out: cards first, then decks shuffled, then cubes and disks
+    (``starting``: the disks a culture the position does not name starts with, C7)."""
     for colour in position.cultures:
         if colour not in seats:
             raise PositionError(
@@ -353,7 +355,7 @@ def apply_position(ctx: Any, cards: Cards, position: Position, seats: list[str])
                 ],
             )
         )
-    _cubes_and_disks(ctx, cards, position, seats, STARTING_DISKS)
+    _cubes_and_disks(ctx, cards, position, seats, starting)
 
 
 def _card_place(ctx: Any, cards: Cards, name: str, where: str) -> str:
@@ -399,8 +401,6 @@ class _Dealer:
 def _cubes_and_disks(
     ctx: Any, cards: Cards, position: Position, seats: list[str], starting: dict[str, int]
 ) -> None:
-    from .setup import Batch
-
     state = ctx.state
     batch = Batch(ctx, "put the position's cubes and disks")
     taken = {disk: 0 for disk in ("energy", "ivory", "iron")}

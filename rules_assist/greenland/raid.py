@@ -26,6 +26,16 @@ def defenders(view: Greenland, card: str) -> set[str]:
     return found
 
 
+def being_raided(view: Greenland, pid: str) -> bool:
+    """A tableau card livestock raided this turn, or with raiders on it now (E5, B3)."""
+    turn = view.counter("turn", 1)
+    mark = view.state.pieces[pid].props.get("raided")
+    if mark == turn or (isinstance(mark, dict) and mark.get("turn") == turn):
+        return True
+    owner = view.tableau_owner(pid)
+    return any(view.state.pieces[c].owner != owner for c in view.hunters_on(pid))
+
+
 def check_raid(h: Hunting) -> None:
     """Only raiders roll, and only D cards (not 'no raid') and daughters are raided (E5).
 

@@ -36,7 +36,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .deck import Cards
 from .payments import value_of
+from .raid import being_raided
+from .sequence import game_ends, in_play
 from .variants import cooperative
 from .view import COLOURS, Greenland
 
@@ -55,16 +58,6 @@ def _int(value: Any) -> int:
 def extinct(view: Greenland, colour: str) -> bool:
     """J1: every cube of the colour is in Valhalla."""
     return all(cube.place.startswith("valhalla_") for cube in view.cubes(colour))
-
-
-def being_raided(view: Greenland, pid: str) -> bool:
-    """A tableau card livestock raided this turn, or with raiders on it now (E5, B3)."""
-    turn = view.counter("turn", 1)
-    mark = view.state.pieces[pid].props.get("raided")
-    if mark == turn or (isinstance(mark, dict) and mark.get("turn") == turn):
-        return True
-    owner = view.tableau_owner(pid)
-    return any(view.state.pieces[c].owner != owner for c in view.hunters_on(pid))
 
 
 def trophy_vp(view: Greenland, colour: str) -> int:
@@ -164,8 +157,6 @@ def game_over(view: Greenland) -> str | None:
     left in the rows, as ``sequence.game_ends`` reads J) at the end of a
     turn: the elder actions phase with every culture in play finished.
     """
-    from .sequence import game_ends, in_play
-
     turn = view.counter("game_over")
     if turn is not None:
         ending = game_ends(view)
@@ -185,8 +176,6 @@ def score_table(state: Any, module: Any) -> list[dict[str, Any]]:
     Each row: colour, culture, religion, the four kinds, total, extinct, and
     ``final`` (the game is over) with ``ending`` (why, or None).
     """
-    from .deck import Cards
-
     view = Greenland(state, Cards.of(module))
     ending = game_over(view)
     rows = []

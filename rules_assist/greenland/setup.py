@@ -7,14 +7,14 @@ and cubes and disks go where C6 and C7 put them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from tabletop.core import Command, Compound, TableState, actions
+from tabletop.core import Compound, actions
 from tabletop.modules import SetupContext, SetupError
 
+from .batch import Batch
 from .deck import NORSE_ANIMALS, Cards, piece_kind, placeholder_count
-from .position import Position, read_position
+from .position import Position, apply_position, read_position
 from .variants import variant_in
 
 STARTING_DISKS = {"energy": 5, "ivory": 1, "iron": 1}
@@ -22,59 +22,6 @@ DICE = 6
 # The variants' numbers are module.toml's: params seats (C1: 2), row_cards (C1: 5), events
 # (K: 16) and removes (C2: the cards out of the beginners' game); the cubes and the disk supply
 # are its [constants].
-
-
-class Batch:
-    """Setup steps gathered into one logged entry; each step is built on the state the steps before leave."""
-
-    def __init__(self, ctx: SetupContext, label: str) -> None:
-        self.ctx = ctx
-        self.label = label
-        self.builders: list[Callable[[TableState], Command]] = []
-
-    def add(
-        self,
-        kind: str,
-        pid: str,
-        place: str,
-        *,
-        spot: str | None = None,
-        owner: str | None = None,
-        face_up: bool = True,
-        props: dict[str, Any] | None = None,
-        x: float | None = None,
-        y: float | None = None,
-    ) -> None:
-        def build(state: TableState) -> Command:
-            steps = self.ctx.piece_commands(
-                kind,
-                pid,
-                place,
-                spot=spot,
-                owner=owner,
-                face_up=face_up,
-                props=props,
-                x=x,
-                y=y,
-                index=len(state.places[place].contents),
-            )
-            return steps[0] if len(steps) == 1 else Compound(f"add {pid}", tuple(steps))
-
-        self.builders.append(build)
-
-    def move(
-        self, pid: str, place: str, *, spot: str | None = None, index: int | None = None
-    ) -> None:
-        self.builders.append(lambda state: actions.move(state, pid, place, spot=spot, index=index))
-
-    def flip(self, pid: str, face_up: bool) -> None:
-        self.builders.append(lambda state: actions.flip(state, pid, face_up))
-
-    def submit(self) -> None:
-        if self.builders:
-            built = actions.build_sequence(self.ctx.state, self.label, self.builders, keep=True)
-            self.ctx.submit(built, applied=True)
-            self.builders = []
 
 
 def setup(ctx: SetupContext) -> None:
@@ -103,9 +50,7 @@ def setup(ctx: SetupContext) -> None:
         colony = "new_world" not in variant_in(ctx.module, variant).param("removes", ())
         _starting_cubes_and_disks(ctx, seats, with_colony=colony)
     else:
-        from .position import apply_position
-
-        apply_position(ctx, cards, position, seats)
+        apply_position(ctx, cards, position, seats, STARTING_DISKS)
 
 
 _PLACEHOLDERS: dict[str, int] = {}  # by the deck file's sha256: counted once a deck

@@ -1,8 +1,8 @@
 """Game modules: manifests (TOML), decks (CSV) and card templates in resources/<game>/."""
 
-from .catalogue import default_module, find_module, module_ids, resources_dir
+from .catalogue import default_module, find_module, load_module, module_ids, resources_dir
 from .deck import Column, Deck
-from .manifest import KindDef, Module, PlaceDef, load_module
+from .manifest import KindDef, Module, PlaceDef
 from .problems import ModuleError, Problem
 from .setup import SetupContext, SetupError, new_game, resolve_seats
 

@@ -1,4 +1,6 @@
-"""Where modules live: ``resources/<game>/`` beside the packages, or any folder named by path."""
+"""Where modules live: ``resources/<game>/`` beside the packages, or any folder named by path,
+and loading one: its manifest read (manifest.py), then its decks checked by its game code
+(gamecode.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from .manifest import Module, load_module
+from .gamecode import deck_problems
+from .manifest import Module, read_manifest
 from .problems import ModuleError, Problem
 
 DEFAULT_MODULE = "proto"
@@ -41,6 +44,17 @@ def default_module() -> str:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         named = None
     return named if isinstance(named, str) and named in module_ids() else DEFAULT_MODULE
+
+
+def load_module(folder: str | Path) -> Module:
+    """Load and check ``folder/module.toml`` with its decks, then the game's own check of its
+    decks (when the manifest names game code). Raises ModuleError listing every problem."""
+    module = read_manifest(folder)
+    if module.game_path:
+        problems = deck_problems(module)
+        if problems:
+            raise ModuleError(problems)
+    return module
 
 
 _cache: dict[Path, tuple[float, Module]] = {}

@@ -1,29 +1,20 @@
 """Game code a module names: imported by name from a game package, never from the data folder.
 
 ``module.toml`` names its game object (``game = "rules_assist.<game>.game:<Game>"``);
-``game_of(module)`` makes it once per module, on first use, so loading a manifest or
-opening the window does not import game code that is not needed yet.
+the manifest (manifest.py) only records the name. ``game_of(module)`` makes the game object
+once per module, on first use, so reading a manifest or opening the window does not import
+game code that is not needed yet; ``deck_problems(module)`` runs the game's own check of its
+decks.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .manifest import Module, game_packages
 from .problems import ModuleError, Problem
-
-if TYPE_CHECKING:
-    from .manifest import Module
-
-
-def game_packages() -> tuple[str, ...]:
-    """The packages game code may be imported from: rules_assist, and those named in the
-    environment variable TABLETOP_GAME_PACKAGES (comma-separated), for games written outside
-    the project's tree."""
-    extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
-    return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
 
 
 def import_function(dotted: str, what: str) -> Callable[..., Any]:
@@ -61,3 +52,17 @@ def game_of(module: Module | None) -> Any | None:
     if game is None or getattr(game, "module", None) is not module:  # a copy with another deck
         game = module.game_object = import_function(module.game_path, "module.game")(module)
     return game
+
+
+def deck_problems(module: Module) -> list[Problem]:
+    """The module's own check of its decks' rows (a vocabulary of abilities, counts of cards):
+    a problem for each row it refuses; none for a module without game code."""
+    game = game_of(module)
+    check = game.deck_check if game is not None else None
+    if check is None:
+        return []
+    return [
+        Problem(deck.file, line, f"column {column!r}" if column else "", message)
+        for deck in module.decks.values()
+        for line, column, message in check(deck)
+    ]

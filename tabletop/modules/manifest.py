@@ -2,13 +2,16 @@
 
 A module names its seats, variants, piece kinds, decks (CSV), card templates,
 places (the table layout) and setup. Game code (a setup function, a summary
-for ``tabletop inspect``) is named by a dotted path into ``rules_assist`` and
-imported from the installed package; nothing in the data folder is executed.
+for ``tabletop inspect``) is named by a dotted path into ``rules_assist``; the
+manifest only records the names, and gamecode.py imports them from the installed
+package; nothing in the data folder is executed. ``read_manifest`` reads no game
+code: ``load_module`` (catalogue.py) adds the game's own check of its decks.
 The manifest format is documented in docs/modules.md.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -22,7 +25,6 @@ from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
 
 from .deck import COLUMN_TYPES, Column, Deck, read_deck
-from .gamecode import game_of, game_packages
 from .problems import LineFinder, ModuleError, Problem
 
 SHAPES = ("card", "cube", "disk", "die", "token", "marker", "board")
@@ -51,6 +53,16 @@ RETIRED = {
     "phases": "the phase panel follows the game object's flow (the 'game' entry)",
     "bots": "the bot seats are the game object's bots (the 'game' entry)",
 }
+
+
+def game_packages() -> tuple[str, ...]:
+    """The packages game code may be imported from: rules_assist, and those named in the
+    environment variable TABLETOP_GAME_PACKAGES (comma-separated), for games written outside
+    the project's tree."""
+    extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
+    return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
+
+
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -238,8 +250,10 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def load_module(folder: str | Path) -> Module:
-    """Load and check ``folder/module.toml`` with its decks. Raises ModuleError listing every problem."""
+def read_manifest(folder: str | Path) -> Module:
+    """Read and check ``folder/module.toml`` with its decks, running no game code (the game's
+    own check of its decks is ``load_module``'s, in catalogue.py). Raises ModuleError listing
+    every problem."""
     folder = Path(folder)
     manifest = folder / "module.toml"
     shown = str(manifest)
@@ -326,21 +340,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     _read_places(r, data, module)
     _read_setup(r, data, module)
     module.constants = dict(r.get(data, (), "constants", dict, default={}))
-    if module.game_path and not r.problems:
-        _run_deck_check(r, module)
     return module
-
-
-def _run_deck_check(r: _Reader, module: Module) -> None:
-    """The module's own check of its decks' rows (a vocabulary of abilities, counts of cards)."""
-    check = game_of(module).deck_check
-    if check is None:
-        return
-    for deck in module.decks.values():
-        for line, column, message in check(deck):
-            r.problems.append(
-                Problem(deck.file, line, f"column {column!r}" if column else "", message)
-            )
 
 
 def _read_seats(r: _Reader, data: dict[str, Any], head: dict[str, Any], module: Module) -> None:

@@ -16,8 +16,9 @@ from pathlib import Path
 from tabletop.persist import atomic_write_bytes
 
 from .deck import read_deck
-from .manifest import Module, _Reader, _run_deck_check
-from .problems import LineFinder, ModuleError, Problem
+from .gamecode import deck_problems
+from .manifest import Module
+from .problems import ModuleError, Problem
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
@@ -60,10 +61,9 @@ def _load(module: Module, deck_id: str, path: Path, shown: str) -> Module:
         raise ModuleError(problems)
     changed = dataclasses.replace(module, decks={**module.decks, deck_id: loaded})
     if module.game_path:
-        reader = _Reader(shown, LineFinder(""))
-        _run_deck_check(reader, changed)
-        if reader.problems:
-            raise ModuleError(reader.problems)
+        problems = deck_problems(changed)
+        if problems:
+            raise ModuleError(problems)
     return changed
 
 
