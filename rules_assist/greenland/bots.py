@@ -197,7 +197,7 @@ class TurnPlay:
     ) -> Action | None:
         """A3: each attack open to ``seat`` considered once, in order: made if wanted; where it
         must attack and does not want to, peace proposed first and the attack made if refused."""
-        from .sequence import negotiation_reading
+        from .negotiation import negotiation_reading
 
         tried = self.__dict__.setdefault("_tried", set())
         peace = {a.params["card"]: a for a in actions if a.name == "peace"}

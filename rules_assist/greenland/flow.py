@@ -20,7 +20,7 @@ procedure of the game's table (procedure_table.py) by its name:
 - animals (H): the animals fed (the table's), when a culture has D cards;
 - elders (I): the elder actions of the culture to move, and its finish.
 
-Every phase ends with the table's "Next" (sequence.next_phase), the last
+Every phase ends with the table's "Next" (turn.py, next_phase), the last
 action, open to anyone in the window. The status is kept in the table's
 memo, so asking it again before the table changes costs nothing.
 """
@@ -34,7 +34,9 @@ from tabletop.core import Command, TableState
 
 from ..driver import CHANCE, MOVES, TERMINAL, Action, Status
 from .deck import CULTURES
-from .sequence import PHASE_NAMES, PHASES, current_first, in_play, negotiation_reading, status
+from .negotiation import negotiation_reading
+from .sequence import PHASE_NAMES, PHASES, current_first, in_play
+from .turn import status
 from .view import ROW_PLACES, Greenland
 
 FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying when it is done

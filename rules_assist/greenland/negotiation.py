@@ -60,7 +60,7 @@ The order and the obligation to attack (A3), as this module reads them:
   first (``obligations``); nobody declines alone. Leaving or marrying (F, F1)
   that leaves one culture on the card, or the peace agreement, ends it, and
   the first attack on a card closes the negotiations there (no peace after
-  it). ``sequence.next_phase`` refuses to leave the phase while an
+  it). ``turn.next_phase`` refuses to leave the phase while an
   obligation is unmet.
 
 The attack roll reuses the hunt's dice (rules_assist/greenland/hunt_roll.py:
@@ -84,7 +84,7 @@ from .hands import discard_excess
 from .hunt_roll import HIT_FACES, Die, HuntRoll, culture, hunting_abilities, listing, rerolls
 from .payments import spend
 from .raid import defenders
-from .sequence import iron_order, view_of
+from .sequence import in_play, iron_order, view_of
 from .variants import advanced_off, refuse_if_off
 from .view import ROW_PLACES, Greenland
 
@@ -253,10 +253,7 @@ def obligations(view: Greenland) -> list[tuple[str, str]]:
     order = negotiation_order(view)
     done = attacked(view)
     found = []
-    places = view.state.places
-    for card in _table_cards(view):
-        if len(places[card].contents) < 2:
-            continue  # cubes of one culture at most: nobody to attack
+    for card in mixed_cards(view):  # cubes of one culture at most: nobody to attack
         if contested(view, card, order):
             found += [
                 (c, card) for c in chief_order(view, card, order) if f"{c}@{card}" not in done
@@ -271,9 +268,8 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     done = attacked(view)
     peace = at_peace(view)
     found = []
-    places = view.state.places
-    for card in _table_cards(view):
-        if card in peace or len(places[card].contents) < 2:
+    for card in mixed_cards(view):
+        if card in peace:
             continue
         chief_waiting = False
         for colour in attackers(view, card, order):
@@ -287,12 +283,65 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     return sorted(found, key=lambda pair: order.index(pair[0]))
 
 
+def mixed_cards(view: Greenland) -> tuple[str, ...]:
+    """The cards in the rows and tableaus with cubes of two cultures or more, as they lie
+    (read once a table): the only cards where anyone can attack (F2)."""
+    memo = view.state.memo()
+    found = memo.get("greenland.mixed_cards")
+    if found is None:
+        places, pieces = view.state.places, view.state.pieces
+        mixed = []
+        for card in _table_cards(view):
+            contents = places[card].contents
+            if len(contents) < 2:
+                continue
+            first = None
+            for cube in contents:
+                owner = pieces[cube].owner
+                if not owner:
+                    continue
+                if first is None:
+                    first = owner
+                elif owner != first:
+                    mixed.append(card)
+                    break
+        found = memo["greenland.mixed_cards"] = tuple(mixed)
+    return found
+
+
+def negotiation_reading(
+    view: Greenland,
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """A3: the war chiefs that must still attack and the rounds of attacks that may be made now
+    (``obligations`` and ``ready_attacks``), read once a table."""
+    memo = view.state.memo()
+    found = memo.get("greenland.negotiation")
+    if found is None:
+        found = ([], [])
+        if _may_attack(view):
+            found = (obligations(view), ready_attacks(view))
+        memo["greenland.negotiation"] = found
+    return found
+
+
+def _may_attack(view: Greenland) -> bool:
+    """F2: an attack can be made only on a card with cubes of two cultures or more, by a war
+    chief or by the defenders of a raided tableau card; without either nobody attacks."""
+    mixed = mixed_cards(view)
+    if not mixed:
+        return False
+    if any(view.war_chiefs(c) for c in in_play(view)):
+        return True
+    pieces = view.state.pieces
+    return any(pieces[card].place.startswith("tableau_") for card in mixed)
+
+
 def obligation_text(view: Greenland, colour: str, card: str) -> str:
     return f"{culture(colour)} must attack on {view.name(card)} (A3)"
 
 
 def unmet(view: Greenland) -> str | None:
-    """Why the negotiation phase cannot end yet (A3), or None: for ``sequence.next_phase``."""
+    """Why the negotiation phase cannot end yet (A3), or None: for ``turn.next_phase``."""
     owed = obligations(view)
     if not owed:
         return None

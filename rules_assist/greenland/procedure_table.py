@@ -113,8 +113,8 @@ def procedure_table() -> ProcedureTable:
         pacify,
         resolve_new_world,
     )
-    from .sequence import finish, next_phase
     from .solitaire import solitaire_swap
+    from .turn import finish, next_phase
 
     def spec(
         name: str,

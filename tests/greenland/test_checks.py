@@ -222,7 +222,7 @@ hunters = {Walrus = 1, Caribou = 1}
 
 def test_e6_the_sun_stone_example(greenland, tmp_path: Path) -> None:
     """E6: the Vikings raid the Thule musk oxen; the Thule reassign two hunters with their sun stone."""
-    from rules_assist.greenland.sequence import finish
+    from rules_assist.greenland.turn import finish
     from rules_assist.procedures import run_procedure
 
     path = tmp_path / "e6.toml"

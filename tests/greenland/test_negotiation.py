@@ -22,7 +22,7 @@ from rules_assist.greenland.negotiation import (
     resolve_new_world,
 )
 from rules_assist.greenland.reading import read
-from rules_assist.greenland.sequence import finish, next_phase, status
+from rules_assist.greenland.turn import finish, next_phase, status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from rules_assist.simulate import play
 from tabletop.modules.rules import game_of

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rules_assist.driver import CHANCE
-from rules_assist.greenland import events, sequence
+from rules_assist.greenland import events, sequence, turn
 from rules_assist.greenland.deck import Cards
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from tabletop.modules import find_module
@@ -150,7 +150,7 @@ def test_a1_six_phases_then_the_next_turn(tmp_path: Path) -> None:
     game = build(tmp_path, 'turn = 2\n[rows.north]\nwarm = ["Walrus"]\n')
     seen = []
     for _ in range(6):
-        run(game, sequence.next_phase)
+        run(game, turn.next_phase)
         seen.append((game.state.counters["turn"], game.state.counters["phase"]))
     assert "game_over" not in game.state.counters
     assert seen == [
@@ -167,45 +167,45 @@ def test_j_the_game_ends_after_the_last_event(tmp_path: Path) -> None:
     game = build(tmp_path, 'phase = "elders"\nturn = 10\n[rows.south]\ncold = ["Shark"]\n')
     for pid in list(contents(game, "event_deck")):
         put(game, pid, "events_out")
-    change = run(game, sequence.next_phase)
+    change = run(game, turn.next_phase)
     assert game.state.counters["game_over"] == 10
     assert "the event deck is used up: the game ends (J)" in change.entry.command.label
     with pytest.raises(ProcedureError):
-        run(game, sequence.next_phase)
-    assert sequence.status(view(game))["game_over"]
+        run(game, turn.next_phase)
+    assert turn.status(view(game))["game_over"]
 
 
 def test_j_the_game_ends_when_both_rows_are_empty(tmp_path: Path) -> None:
     game = build(tmp_path, 'phase = "elders"\nturn = 4\n')
-    change = run(game, sequence.next_phase)
+    change = run(game, turn.next_phase)
     assert game.state.counters["game_over"] == 4 and game.state.counters["turn"] == 4
     assert "no cards remain in either row" in change.entry.command.label
 
 
 def test_status_says_whose_move_and_what_comes_next(tmp_path: Path) -> None:
     game = build(tmp_path, 'first_player = "yellow"\nturn = 3\n')
-    status = sequence.status(view(game))
+    status = turn.status(view(game))
     assert (status["turn"], status["phase"], status["phase_number"]) == (3, "event", 1)
     assert status["whose_move"] == "yellow" and status["text"] == "Reveal the event card (D)"
-    run(game, sequence.next_phase)
-    run(game, sequence.finish, colour="yellow")
-    status = sequence.status(view(game))
+    run(game, turn.next_phase)
+    run(game, turn.finish, colour="yellow")
+    status = turn.status(view(game))
     assert status["phase_name"] == "Hunter assignment" and status["section"] == "E"
     assert status["order"] == ["yellow", "green", "red"] and status["done"] == ["yellow"]
     assert status["whose_move"] == "green"
-    run(game, sequence.finish, colour="green")
-    run(game, sequence.finish, colour="red")
-    status = sequence.status(view(game))
+    run(game, turn.finish, colour="green")
+    run(game, turn.finish, colour="red")
+    status = turn.status(view(game))
     assert status["whose_move"] is None
     assert status["text"] == "Next: Negotiate & attacks (F), turn 3"
-    run(game, sequence.next_phase)
+    run(game, turn.next_phase)
     assert "phase.done" not in game.state.counters
 
 
 def test_status_shows_the_bans(tmp_path: Path) -> None:
     game = build(tmp_path, "turn = 4\n")
     run(game, events.no_maritime)
-    assert sequence.status(view(game))["bans"] == ["no maritime hunting (D7)"]
+    assert turn.status(view(game))["bans"] == ["no maritime hunting (D7)"]
 
 
 def test_the_turn_flows_status_for_the_window(tmp_path: Path) -> None:

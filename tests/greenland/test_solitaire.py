@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_assist.greenland import animals, events, scoring, sequence
+from rules_assist.greenland import animals, events, scoring, sequence, turn
 from rules_assist.greenland.solitaire import solitaire_swap
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 
@@ -109,7 +109,7 @@ def test_k_the_game_ends_after_the_16th_turn(tmp_path: Path) -> None:
     game = build(tmp_path, position(turn=16, phase="elders"))
     assert contents(game, "event_deck")  # events left: J alone would go on
     assert sequence.game_ends(view(game)) == "the 16th turn is over (K)"
-    change = run(game, sequence.next_phase)
+    change = run(game, turn.next_phase)
     assert game.state.counters["game_over"] == 16
     assert "16th turn" in change.entry.command.label
 
@@ -117,7 +117,7 @@ def test_k_the_game_ends_after_the_16th_turn(tmp_path: Path) -> None:
 def test_k_the_game_goes_on_before_turn_16(tmp_path: Path) -> None:
     game = build(tmp_path, position(turn=15, phase="elders"))
     assert sequence.game_ends(view(game)) is None
-    run(game, sequence.next_phase)
+    run(game, turn.next_phase)
     assert game.state.counters["turn"] == 16
     assert game.state.counters.get("game_over") is None
 
@@ -292,7 +292,7 @@ def test_k_swap_on_the_command_line(tmp_path: Path, capsys) -> None:
 # ---- K: shared victory --------------------------------------------------------------------
 def _ended(tmp_path: Path, text: str):
     game = build(tmp_path, text)
-    run(game, sequence.next_phase)
+    run(game, turn.next_phase)
     assert game.state.counters["game_over"] == 16
     return game
 

@@ -1,0 +1,163 @@
+"""The turn as it goes (A1): the phase moved on, a culture done with a phase, where the turn
+stands.
+
+- ``next_phase(ctx)``: the next phase, after the elder actions the next turn
+  (A1), the game's end (J); the negotiation phase ends only when no war chief
+  still must attack where the negotiations failed (A3); the hunt's end sends
+  defenders home (E5, G4).
+- ``finish(ctx, colour)``: a culture has done what it does in this phase
+  (A2, A3, A5: the next in order acts).
+- ``status(view)``: the turn, the phase, the order, whose move, what comes
+  next, for the turn flow (flow.py) and people.
+
+Who goes when is sequence.py's; the negotiation's reading is negotiation.py's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..procedures import ProcedureContext, ProcedureError
+from .deck import Cards
+from .negotiation import negotiation_reading, obligation_text, unmet
+from .sequence import (
+    ORDER_RULES,
+    PHASE_NAMES,
+    PHASES,
+    _phase_order,
+    current_first,
+    following,
+    game_ends,
+    view_of,
+)
+from .view import Greenland
+
+
+def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
+    """Go on to the next phase; after the elder actions, to the next turn's event phase (A1).
+
+    The negotiation phase ends only when no war chief still must attack where the
+    negotiations failed (A3, ``negotiation.unmet``).
+    """
+    view = view_of(ctx.state, cards)
+    if view.counter("game_over") is not None:
+        raise ProcedureError("the game is over (J): count the victory points")
+    turn = int(view.counter("turn", 1) or 1)
+    phase = view.counter("phase", "event") or "event"
+    if phase == "negotiation":
+        owed = unmet(view)  # A3: the war chiefs attack where the negotiations failed
+        if owed:
+            raise ProcedureError(owed)
+    if phase == "elders":
+        ending = game_ends(view)
+        if ending:
+            ctx.set_counter("game_over", turn)
+            ctx.note(f"{ending}: the game ends (J)")
+            return f"End of turn {turn}"
+    if phase == "hunt":
+        defenders_home(ctx, view)
+    new_turn, new_phase = following(turn, phase)
+    if new_turn != turn:
+        ctx.set_counter("turn", new_turn)
+    ctx.set_counter("phase", new_phase)
+    if view.counter("phase.done"):
+        ctx.set_counter("phase.done", None)
+    if view.counter("hunt.done"):
+        ctx.set_counter("hunt.done", None)
+    name, section = PHASE_NAMES[new_phase]
+    return f"Turn {new_turn}: {name} ({section})"
+
+
+def defenders_home(ctx: ProcedureContext, view: Greenland) -> None:
+    """The hunt is over: hunters still on a tableau card (defenders of a card no raider rolled
+    on, E5) go home like every hunter (G4); husbands stay in the exogamy box."""
+    state = ctx.state
+    sent: list[str] = []
+    for colour in view.seats():
+        place = state.places.get(f"tableau_{colour}")
+        for card in list(place.contents) if place else ():
+            for cube in view.hunters_on(card):
+                owner = state.pieces[cube].owner
+                ctx.move(cube, f"hunters_{owner}")
+                sent.append(owner)
+    if sent:
+        ctx.note(f"defenders go home ({', '.join(sorted(set(sent)))})")
+
+
+def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> str:
+    """A player has done what they do in this phase."""
+    view = view_of(ctx.state, cards)
+    if colour not in view.seats():
+        raise ProcedureError(f"{colour} is not at the table")
+    done = list(view.counter("phase.done") or [])
+    if colour in done:
+        raise ProcedureError(f"{colour} has already finished this phase")
+    ctx.set_counter("phase.done", [*done, colour])
+    return f"{colour} has finished the {view.counter('phase', 'event')} phase"
+
+
+def status(view: Greenland) -> dict[str, Any]:
+    """For a phase panel: the turn, the phase, the order, whose move, and what comes next."""
+    counters = view.state.counters
+    turn = int(counters.get("turn", 1) or 1)
+    phase = counters.get("phase", "event") or "event"
+    name, section = PHASE_NAMES.get(phase, (phase, ""))
+    first = current_first(view)
+    order = _phase_order(view, phase)
+    done = list(counters.get("phase.done") or ())
+    waiting = [c for c in order if c not in done]
+    bans = []
+    if counters.get("ban.maritime") == turn:
+        bans.append("no maritime hunting (D7)")
+    if counters.get("ban.markland") == turn:
+        bans.append("no moving to or from Markland (D9)")
+    over = counters.get("game_over")
+    owed_now: list[tuple[str, str]] = []
+    owing: list[str] = []
+    if phase == "negotiation" and over is None:
+        found, ready = negotiation_reading(view)
+        if found:
+            owing = [obligation_text(view, c, card) for c, card in found]
+            owed_now = [
+                (c, obligation_text(view, c, card)) for c, card in ready if (c, card) in found
+            ]
+    next_turn, next_phase_id = following(turn, phase)
+    next_name, next_section = PHASE_NAMES[next_phase_id]
+    revealed = counters.get("event.revealed") == turn
+    if over is not None:
+        whose, text = None, "The game is over (J): count the victory points"
+    elif phase == "event" and not revealed:
+        whose, text = first, "Reveal the event card (D)"
+    elif phase == "event" and counters.get("event.resolved") != turn:
+        whose = first
+        text = f"Apply the event's icons left to right, then its auction (D), {whose} first"
+    elif phase == "hunt" and waiting:
+        whose = waiting[0]
+        text = f"{first} picks the next card to hunt (A4)"
+    elif phase == "negotiation" and owed_now and (owed_now[0][0] in done or not waiting):
+        whose = owed_now[0][0]  # A3: a culture that has finished still owes an attack
+        text = owed_now[0][1]
+    elif waiting:
+        whose, text = waiting[0], f"{waiting[0]} to act ({ORDER_RULES[phase]})"
+    else:
+        whose = None
+        text = f"Next: {next_name} ({next_section}), turn {next_turn}"
+    current = view.state.places["event_current"].contents if revealed else ()
+    return {
+        "turn": turn,
+        "phase": phase,
+        "phase_number": PHASES.index(phase) + 1 if phase in PHASES else None,
+        "phase_name": name,
+        "section": section,
+        "first_player": first,
+        "order": list(order),
+        "order_rule": ORDER_RULES.get(phase, ""),
+        "done": done,
+        "whose_move": whose,
+        "event": view.name(current[-1]) if current else None,
+        "bans": bans,
+        "obligations": owing,
+        "game_over": over is not None,
+        "next": {"turn": next_turn, "phase": next_phase_id, "name": next_name},
+        "text": text,
+    }
