@@ -122,7 +122,7 @@ def _card(view: Greenland, card: str) -> str:
 def present(view: Greenland, card: str) -> dict[str, list[str]]:
     """The cubes on a card by culture: hunters, colonists, raiders and a husband (read once a
     table: do not change what it gives)."""
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.present", card)
     found = memo.get(key)
     if found is None:
@@ -174,7 +174,7 @@ def attackers(view: Greenland, card: str, order: list[str] | None = None) -> lis
     if len(cubes) < 2:
         return []  # nobody else there: no victims
     order = order if order is not None else negotiation_order(view)
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.attackers", card, tuple(order))
     found = memo.get(key)
     if found is None:
@@ -209,7 +209,7 @@ def table_cards(view: Greenland) -> list[str]:
 
 
 def _table_cards(view: Greenland) -> tuple[str, ...]:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     found = memo.get("greenland.table_cards")
     if found is None:
         places = view.state.places
@@ -286,7 +286,7 @@ def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
 def mixed_cards(view: Greenland) -> tuple[str, ...]:
     """The cards in the rows and tableaus with cubes of two cultures or more, as they lie
     (read once a table): the only cards where anyone can attack (F2)."""
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     found = memo.get("greenland.mixed_cards")
     if found is None:
         places, pieces = view.state.places, view.state.pieces

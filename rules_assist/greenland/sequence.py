@@ -85,7 +85,7 @@ def in_play(view: Greenland) -> list[str]:
 
 
 def _in_play(view: Greenland) -> tuple[str, ...]:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     found = memo.get("greenland.in_play")
     if found is None:
         playing = []
@@ -104,7 +104,7 @@ def player_order(view: Greenland, first: str | None) -> list[str]:
 
 
 def _player_order(view: Greenland, first: str | None) -> tuple[str, ...]:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.player_order", first)
     found = memo.get(key)
     if found is None:
@@ -187,7 +187,7 @@ def iron_order(view: Greenland, first: str | None = None) -> list[str]:
 
 
 def _iron_order(view: Greenland, first: str | None) -> tuple[str, ...]:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.iron_order", first)
     found = memo.get(key)
     if found is None:
@@ -231,7 +231,7 @@ def elder_order(view: Greenland, first: str | None = None) -> list[str]:
 
 
 def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.elder_order", first)
     found = memo.get(key)
     if found is None:

@@ -135,7 +135,7 @@ class Greenland:
 
     def _ranks(self, card: str) -> dict[tuple[str, str | None], int]:
         """(colour, rank spot): how many cubes, on an elder card (read once a table)."""
-        memo = self.state.memo()
+        memo = self.state.positions_memo()
         key = ("greenland.ranks", card)
         found = memo.get(key)
         if found is None:
@@ -157,7 +157,7 @@ class Greenland:
 
     def hunters_on(self, pid: str, colour: str | None = None) -> list[str]:
         """Cubes in a card's hunting area (not elders, not husbands)."""
-        memo = self.state.memo()
+        memo = self.state.positions_memo()
         key = ("greenland.hunters_on", pid)
         found = memo.get(key)
         if found is None:
@@ -222,7 +222,7 @@ class Greenland:
         return list(self._abilities(colour))
 
     def _abilities(self, colour: str) -> tuple[str, ...]:
-        memo = self.state.memo()
+        memo = self.state.positions_memo()
         key = ("greenland.abilities", colour, id(self.cards))
         found = memo.get(key)
         if found is None:

@@ -94,21 +94,30 @@ def _field(d: dict[str, Any], key: str, op: str) -> Any:
     return d[key]
 
 
-def _counting(apply: Any, reshapes: bool) -> Any:
-    """``apply`` that first moves the table's version on (TableState.memo is then stale), and
-    for a command that adds or removes pieces or places or changes their properties, its
-    layout version (TableState.layout_memo)."""
+def _counting(apply: Any, reshapes: bool, counters_only: bool) -> Any:
+    """``apply`` that first moves the table's version on (TableState.memo is then stale); but
+    for a command that only sets counters, its positions (TableState.positions_memo); and for
+    a command that adds or removes pieces or places or changes their properties, its layout
+    version (TableState.layout_memo)."""
     if reshapes:
 
         def counted(self: Command, state: TableState) -> None:
             state.version += 1
+            state.positions += 1
             state.layout += 1
+            apply(self, state)
+
+    elif counters_only:
+
+        def counted(self: Command, state: TableState) -> None:
+            state.version += 1
             apply(self, state)
 
     else:
 
         def counted(self: Command, state: TableState) -> None:
             state.version += 1
+            state.positions += 1
             apply(self, state)
 
     counted.__wrapped__ = apply  # type: ignore[attr-defined]
@@ -123,6 +132,7 @@ class Command(ABC):
     __slots__ = ()
     op: ClassVar[str] = ""
     reshapes: ClassVar[bool] = False  # adds or removes pieces or places, or changes properties
+    counters_only: ClassVar[bool] = False  # sets counters and nothing else
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -136,7 +146,7 @@ class Command(ABC):
             and not getattr(apply, "__isabstractmethod__", False)
             and not hasattr(apply, "__wrapped__")  # dataclass(slots=True) remakes the class
         ):
-            cls.apply = _counting(apply, cls.reshapes)  # type: ignore[method-assign]
+            cls.apply = _counting(apply, cls.reshapes, cls.counters_only)  # type: ignore[method-assign]
 
     @abstractmethod
     def apply(self, state: TableState) -> None:
@@ -708,6 +718,7 @@ class SetCounter(Command):
     old: Any
     new: Any
     op: ClassVar[str] = "counter"
+    counters_only: ClassVar[bool] = True
 
     def apply(self, state: TableState) -> None:
         if state.counters.get(self.name) != self.old:

@@ -63,8 +63,10 @@ class TableState:
         "seats",
         "counters",
         "version",
+        "positions",
         "layout",
         "_memo",
+        "_positions_memo",
         "_layout_memo",
     )
 
@@ -74,8 +76,10 @@ class TableState:
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.counters: dict[str, Any] = {}
         self.version = 0  # raised by every command applied (commands.py): the memo's clock
+        self.positions = 0  # raised by every command but those that only set counters
         self.layout = 0  # raised by commands that add or remove pieces or places or set properties
         self._memo: tuple[int, dict[Any, Any]] = (0, {})  # (the version it holds for, the memo)
+        self._positions_memo: tuple[int, dict[Any, Any]] = (0, {})
         self._layout_memo: tuple[int, dict[Any, Any]] = (0, {})
 
     def memo(self) -> dict[Any, Any]:
@@ -90,6 +94,15 @@ class TableState:
             self._memo = (self.version, memo)
         return memo
 
+    def positions_memo(self) -> dict[Any, Any]:
+        """Like ``memo``, kept while only counters change (the phase, whose turn it is): for
+        what is read of where the pieces are and how they lie, never of the counters."""
+        positions, memo = self._positions_memo
+        if positions != self.positions:
+            memo = {}
+            self._positions_memo = (self.positions, memo)
+        return memo
+
     def layout_memo(self) -> dict[Any, Any]:
         """Like ``memo``, kept while no piece or place comes or goes and no property changes
         (moves, flips and rolls keep it): for the dice on the table, say."""
@@ -101,12 +114,26 @@ class TableState:
 
     def mark(self) -> tuple[Any, ...]:
         """A mark to come back to with ``back_to`` once every change since is taken back."""
-        return self.version, self.layout, self._memo, self._layout_memo
+        return (
+            self.version,
+            self.positions,
+            self.layout,
+            self._memo,
+            self._positions_memo,
+            self._layout_memo,
+        )
 
     def back_to(self, mark: tuple[Any, ...]) -> None:
         """The table is exactly as it was at ``mark`` (each command since undone by its inverse):
         its version and what its memos held then are good again. Only for that case."""
-        self.version, self.layout, self._memo, self._layout_memo = mark
+        (
+            self.version,
+            self.positions,
+            self.layout,
+            self._memo,
+            self._positions_memo,
+            self._layout_memo,
+        ) = mark
 
     # ---- looking things up -------------------------------------------------
     def piece(self, pid: str) -> Piece:

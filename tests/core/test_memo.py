@@ -39,6 +39,26 @@ def test_the_layout_memo_outlives_moves_but_not_new_pieces(table):
     assert "dice" not in state.layout_memo()
 
 
+def test_the_positions_memo_outlives_counters_but_not_moves(table):
+    state = table.state
+    state.positions_memo()["where"] = "hand"
+    table.submit(act.set_counter(state, "phase", "hunt"), "red")
+    assert state.positions_memo()["where"] == "hand"  # only a counter changed
+    assert "where" not in state.memo()
+    table.undo("red")  # taking the counter back moves nothing either
+    assert state.positions_memo()["where"] == "hand"
+    table.submit(act.move(state, "card9", "hand-red"), "red")
+    assert "where" not in state.positions_memo()
+    state.positions_memo()["where"] = "red's hand"
+    table.submit(act.flip(state, "card9"), "red")  # a card turned lies otherwise
+    assert "where" not in state.positions_memo()
+    state.positions_memo()["where"] = "face up"
+    table.submit(
+        Compound("the phase, as one entry", (act.set_counter(state, "phase", "event"),)), "red"
+    )
+    assert "where" not in state.positions_memo()  # a compound is not looked into: kept safe
+
+
 def test_back_to_a_mark_brings_the_memo_back_only_as_it_was(table):
     state = table.state
     state.memo()["before"] = 1

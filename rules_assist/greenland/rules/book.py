@@ -84,13 +84,13 @@ CUBES = ("cube", "alpha")
 def placement(view: Greenland, colour: str) -> Placement:
     """Where ``colour``'s cubes are on this table (read once a table)."""
     state = view.state
-    kept = view.__dict__.get("_placements")  # on the view while the table is unchanged
-    if kept is None or kept[0] != state.version:
-        kept = view.__dict__["_placements"] = (state.version, {})
+    kept = view.__dict__.get("_placements")  # on the view while no piece moves
+    if kept is None or kept[0] != state.positions:
+        kept = view.__dict__["_placements"] = (state.positions, {})
     found = kept[1].get(colour)
     if found is not None:
         return found
-    memo = state.memo()
+    memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
     if found is None:

@@ -81,7 +81,7 @@ def _most(item: tuple[str, int]) -> tuple[int, str]:
 
 
 def _sleds(view: Greenland, colour: str) -> int:
-    memo = view.state.memo()
+    memo = view.state.positions_memo()
     key = ("greenland.sleds", colour)
     found = memo.get(key)
     if found is None:
