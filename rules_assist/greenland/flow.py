@@ -33,10 +33,28 @@ from typing import Any
 from tabletop.core import Command, TableState
 
 from ..driver import CHANCE, MOVES, TERMINAL, Action, Status
+from .bots import _hunters, biomes, hunter_move, raid_targets
 from .deck import CULTURES
-from .negotiation import negotiation_reading
+from .elders import available_actions
+from .hunt import hunt_order
+from .negotiation import (
+    NEW_WORLD,
+    RESOLVED,
+    _begun,
+    _defending,
+    _side,
+    culture,
+    negotiation_order,
+    negotiation_reading,
+    obligation_text,
+    present,
+)
+from .payments import d_cards
+from .procedure_table import elder_action_name
+from .scoring import score
 from .sequence import PHASE_NAMES, PHASES, current_first, in_play
 from .turn import status
+from .variants import advanced_off
 from .view import ROW_PLACES, Greenland
 
 FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying when it is done
@@ -75,8 +93,6 @@ class GreenlandFlow:
 
     def returns(self, state: TableState) -> dict[str, float]:
         """Each culture's victory points (J, scoring.py)."""
-        from .scoring import score
-
         return {c: float(entry["total"]) for c, entry in score(self.view(state)).items()}
 
     def status(self, state: TableState) -> Status:
@@ -159,8 +175,6 @@ class GreenlandFlow:
         """For each unassigned hunter of ``seat`` (the Alpha first), the moves it may try: to a
         card's hunting area in the rows, to raid a tableau card (with a war chief), or promoted
         to an elder rank (E3). Each group is read on the table as the moves before it left it."""
-        from .bots import _hunters, biomes, raid_targets
-
         view = self.view(state)
         for cube in _hunters(view, seat):
             targets = biomes(view) + raid_targets(view, seat)
@@ -171,54 +185,54 @@ class GreenlandFlow:
 
 def _builder(cards: Any, cube: str, target: str) -> Callable[[TableState], Command]:
     def build(state: TableState) -> Command:
-        from .bots import hunter_move
-
         return hunter_move(Greenland(state, cards), cube, target)
 
     return build
 
 
 # ---- the actions of each phase -------------------------------------------------------------
+HUNT_HELP = "Roll the hunt on this card (G): every culture on it, fewest hunters first"
+
+
 def hunt_actions(view: Greenland) -> list[Action]:
     """One hunt a card with hunters or raiders who roll on it, not hunted yet this turn: the
-    first player picks the order (A4)."""
-    from .hunt import hunt_order
-
+    first player picks the order (A4). (The hunts are kept while no piece moves.)"""
     first = current_first(view)
-    hunted = set(view.counter("hunt.done") or ())
+    memo = view.state.positions_memo()
+    key = ("greenland.flow.hunts", first)
+    offered = memo.get(key)
+    if offered is None:
+        offered = memo[key] = tuple(_hunts(view, first))
+    hunted = view.counter("hunt.done")
+    if not hunted:
+        return list(offered)
+    return [a for a in offered if a.params["card"] not in hunted]
+
+
+def _hunts(view: Greenland, first: str | None) -> Iterator[Action]:
     state = view.state
+    places, pieces = state.places, state.pieces
     seats = view.seats()
-    found = []
     for place in (*ROW_PLACES, *(f"tableau_{c}" for c in seats)):
-        for pid in state.places[place].contents if place in state.places else ():
-            area = state.places.get(pid)
-            if area is None or not area.contents or pid in hunted:
+        for pid in places[place].contents if place in places else ():
+            area = places.get(pid)
+            if area is None or not area.contents:
                 continue
             hunters = view.hunters_on(pid)
             if not hunters:
                 continue
             if place.startswith("tableau_") and not hunt_order(view, pid):
                 continue  # only its defenders there: nobody raids it (G1)
-            owners = [state.pieces[h].owner for h in hunters]
+            owners = [pieces[h].owner for h in hunters]
             who = ", ".join(f"{c} {owners.count(c)}" for c in seats if c in owners)
-            found.append(
-                Action(
-                    f"Hunt {view.name(pid)} ({who})",
-                    "hunt",
-                    {"card": pid},
-                    actor=first,
-                    help="Roll the hunt on this card (G): every culture on it, fewest hunters first",
-                )
+            yield Action(
+                f"Hunt {view.name(pid)} ({who})", "hunt", {"card": pid}, actor=first, help=HUNT_HELP
             )
-    return found
 
 
 def animal_actions(view: Greenland) -> list[Action]:
     """H: the animals fed once a turn, when a culture has domestic animals (not in the
     beginners' game, C2)."""
-    from .payments import d_cards
-    from .variants import advanced_off
-
     if view.counter("animals.fed") == view.counter("turn", 1) or advanced_off(view, "H1"):
         return []
     if not any(d_cards(view, c) for c in view.seats()):
@@ -228,9 +242,6 @@ def animal_actions(view: Greenland) -> list[Action]:
 
 def elder_actions(view: Greenland, colour: str) -> list[Action]:
     """I: the elder actions ``colour`` can start now (elders.available_actions)."""
-    from .elders import available_actions
-    from .procedure_table import elder_action_name
-
     found = []
     for label, procedure, params in available_actions(view, colour):
         chosen = {"colour": colour, "action": elder_action_name(procedure)}
@@ -253,19 +264,6 @@ def negotiation_actions(view: Greenland) -> list[Action]:
     """F: the rounds of attacks that may be made now in A3 order (the obligatory ones marked),
     the peace still possible where a war chief must attack (A3), the New World resolved (F3,
     the table's) and then pacified."""
-    from .negotiation import (
-        NEW_WORLD,
-        RESOLVED,
-        _begun,
-        _defending,
-        _side,
-        culture,
-        negotiation_order,
-        obligation_text,
-        present,
-    )
-    from .variants import advanced_off
-
     if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
         return []
     found = []
