@@ -36,7 +36,7 @@ from typing import Any
 
 from tabletop.core import Command, Finding, Table, TableState
 
-from .procedures import ProcedureError
+from .procedures import ProcedureError, run_procedure
 from .rules import Rulebook
 
 
@@ -280,8 +280,6 @@ class Game:
         answerer: Any = None,
     ) -> Any:
         """Run one of the game's procedures on a table, refusing it outside its phase."""
-        from .procedures import run_procedure
-
         spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
         self.refuse_outside_phase(table.state, spec)
         prepared = self.prepare(table.state, spec, dict(params or {}))

@@ -28,6 +28,7 @@ memo, so asking it again before the table changes costs nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from tabletop.core import Command, TableState
@@ -52,7 +53,7 @@ from .negotiation import (
 from .payments import d_cards
 from .procedure_table import elder_action_name
 from .scoring import score
-from .sequence import PHASE_NAMES, PHASES, current_first, in_play
+from .sequence import PHASE_NAMES, PHASES, _in_play, current_first
 from .turn import status
 from .variants import advanced_off
 from .view import ROW_PLACES, Greenland
@@ -61,6 +62,7 @@ FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying 
     "assignment": "done placing hunters (E)",
     "negotiation": "done negotiating (F)",
 }
+FINISHED = {**FINISHED_IN_TURN, "elders": "done with elder actions (I)"}
 FINISH_HELP = (
     "the next culture in order acts (A2, A3, A5); a seat played by a bot plays when its turn comes"
 )
@@ -113,7 +115,7 @@ class GreenlandFlow:
         lines += [f"Ban: {ban}" for ban in now["bans"]]
         if now["obligations"]:  # A3: where the negotiations failed
             lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
-        if now["game_over"] or not in_play(view):
+        if now["game_over"] or not _in_play(view):
             return Status(turn, phase, label, TERMINAL, tuple(lines), ())
         whose = now["whose_move"]
         done = now["done"]
@@ -121,20 +123,13 @@ class GreenlandFlow:
         to_move: str = CHANCE
         if phase == "event":
             if view.counter("event.revealed") != turn:
-                actions.append(Action("Reveal the event (D)", "event", help="then its icons (D)"))
+                actions.append(REVEAL)
             elif view.counter("event.resolved") != turn:
-                actions.append(Action("Apply the event (D)", "resolve-event"))
+                actions.append(APPLY)
         elif phase == "assignment":
             if whose is not None:
                 to_move = whose
-                actions.append(
-                    Action(
-                        "Place hunters (E)",
-                        actor=whose,
-                        help="hunters to the cards' hunting areas, elders promoted (E)",
-                        kind=MOVES,
-                    )
-                )
+                actions.append(_place_hunters(whose))
         elif phase == "negotiation":
             actions += negotiation_actions(view)
             if whose is not None:
@@ -149,23 +144,9 @@ class GreenlandFlow:
             to_move = whose
             actions += elder_actions(view, whose)
         if phase in FINISHED_IN_TURN and whose is not None and whose not in done:
-            actions.append(
-                Action(
-                    f"{CULTURES.get(whose, whose)}: {FINISHED_IN_TURN[phase]}",
-                    "finish",
-                    {"colour": whose},
-                    actor=whose,
-                    help=FINISH_HELP,
-                )
-            )
+            actions.append(_finish(phase, whose))
         nxt = now["next"]
-        actions.append(
-            Action(
-                f"Next: {nxt['name']}",
-                "next-phase",
-                help=f"turn {nxt['turn']}, {nxt['phase']} phase",
-            )
-        )
+        actions.append(_next(nxt["name"], nxt["turn"], nxt["phase"]))
         return Status(turn, phase, label, to_move, tuple(lines), tuple(actions))
 
     # ---- the hand moves of the assignment (E) ------------------------------------------------
@@ -190,7 +171,37 @@ def _builder(cards: Any, cube: str, target: str) -> Callable[[TableState], Comma
     return build
 
 
-# ---- the actions of each phase -------------------------------------------------------------
+# ---- the actions of each phase (an Action is frozen: the same ones are offered again) --------
+REVEAL = Action("Reveal the event (D)", "event", help="then its icons (D)")
+APPLY = Action("Apply the event (D)", "resolve-event")
+
+
+@cache
+def _place_hunters(colour: str) -> Action:
+    return Action(
+        "Place hunters (E)",
+        actor=colour,
+        help="hunters to the cards' hunting areas, elders promoted (E)",
+        kind=MOVES,
+    )
+
+
+@cache
+def _finish(phase: str, colour: str) -> Action:
+    return Action(
+        f"{CULTURES.get(colour, colour)}: {FINISHED[phase]}",
+        "finish",
+        {"colour": colour},
+        actor=colour,
+        help=FINISH_HELP,
+    )
+
+
+@cache
+def _next(name: str, turn: int, phase: str) -> Action:
+    return Action(f"Next: {name}", "next-phase", help=f"turn {turn}, {phase} phase")
+
+
 HUNT_HELP = "Roll the hunt on this card (G): every culture on it, fewest hunters first"
 
 
@@ -248,15 +259,7 @@ def elder_actions(view: Greenland, colour: str) -> list[Action]:
         if "target" in params:
             chosen["target"] = params["target"]
         found.append(Action(label, "elder", chosen, actor=colour))
-    found.append(
-        Action(
-            f"{colour}: done with elder actions",
-            "finish",
-            {"colour": colour},
-            actor=colour,
-            help=FINISH_HELP,
-        )
-    )
+    found.append(_finish("elders", colour))
     return found
 
 

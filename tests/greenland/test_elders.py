@@ -285,13 +285,13 @@ def test_available_actions_and_the_phase_panel(tmp_path: Path) -> None:
     panel = turn_status(game)
     offered = [a.label for a in panel.actions]
     assert panel.to_move == "green"  # A5: polytheists first
-    assert "green: done with elder actions" in offered
+    assert "Tunit: done with elder actions (I)" in offered
     assert "Banishment (I2): kill an elder or roll the Martyr Roll" in offered
-    done = next(a for a in panel.actions if a.label == "green: done with elder actions")
+    done = next(a for a in panel.actions if a.label == "Tunit: done with elder actions (I)")
     take(game, done)
     panel = turn_status(game)
     assert panel.to_move == "red"  # the other polytheist
-    done = next(a for a in panel.actions if a.label == "red: done with elder actions")
+    done = next(a for a in panel.actions if a.label == "Norse: done with elder actions (I)")
     take(game, done)
     panel = turn_status(game)
     assert panel.to_move == "yellow"
