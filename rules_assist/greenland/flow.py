@@ -252,7 +252,18 @@ def animal_actions(view: Greenland) -> list[Action]:
 
 
 def elder_actions(view: Greenland, colour: str) -> list[Action]:
-    """I: the elder actions ``colour`` can start now (elders.available_actions)."""
+    """I: the elder actions ``colour`` can start now (elders.available_actions), read once while
+    no piece moves in the turn's elder phase."""
+    counters = view.state.counters
+    key = ("greenland.flow.elders", colour, counters.get("turn", 1), counters.get("phase"))
+    memo = view.state.positions_memo()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_elder_actions(view, colour))
+    return list(found)
+
+
+def _elder_actions(view: Greenland, colour: str) -> list[Action]:
     found = []
     for label, procedure, params in available_actions(view, colour):
         chosen = {"colour": colour, "action": elder_action_name(procedure)}

@@ -84,7 +84,7 @@ from .hands import discard_excess
 from .hunt_roll import HIT_FACES, Die, HuntRoll, culture, hunting_abilities, listing, rerolls
 from .payments import spend
 from .raid import defenders
-from .sequence import in_play, iron_order, view_of
+from .sequence import current_first, in_play, iron_order, view_of
 from .variants import advanced_off, refuse_if_off
 from .view import ROW_PLACES, Greenland
 
@@ -313,14 +313,23 @@ def negotiation_reading(
     view: Greenland,
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """A3: the war chiefs that must still attack and the rounds of attacks that may be made now
-    (``obligations`` and ``ready_attacks``), read once a table."""
-    memo = view.state.memo()
-    found = memo.get("greenland.negotiation")
+    (``obligations`` and ``ready_attacks``), read once while no piece moves and the counters
+    they read (the turn, the first player, the attacks made, the peace agreed) stay."""
+    counters = view.state.counters
+    key = (
+        "greenland.negotiation",
+        counters.get("turn", 1),
+        current_first(view),
+        repr(counters.get(ATTACKS)),
+        repr(counters.get(PEACE)),
+    )
+    memo = view.state.positions_memo()
+    found = memo.get(key)
     if found is None:
         found = ([], [])
         if _may_attack(view):
             found = (obligations(view), ready_attacks(view))
-        memo["greenland.negotiation"] = found
+        memo[key] = found
     return found
 
 
