@@ -35,7 +35,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix tabletop rules_assist tests
 
 bench: $(STAMP)
-	TABLETOP_GAME_PACKAGES=tests TABLETOP_BENCH_MODULES=tests/toy $(BIN)/tabletop bench --json
+	PYTHONPATH=$(CURDIR) TABLETOP_GAME_PACKAGES=tests TABLETOP_BENCH_MODULES=tests/toy $(BIN)/tabletop bench --json
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

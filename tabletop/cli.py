@@ -274,6 +274,7 @@ def cmd_modules(args: argparse.Namespace) -> int:
                     "version": module.version,
                     "seats": f"{module.min_seats}-{module.max_seats}",
                     "variants": list(module.variants),
+                    "notes": list(module.notes),
                 }
             )
         except ModuleError as exc:
@@ -286,6 +287,8 @@ def cmd_modules(args: argparse.Namespace) -> int:
             print(f"{row['id']:<12} cannot be loaded: {row['error']}")
         else:
             variants = f"; variants: {', '.join(row['variants'])}" if row["variants"] else ""
+            for note in row["notes"]:
+                print(f"note: {row['id']}: {note}", file=sys.stderr)
             print(
                 f"{row['id']:<12} {row['name']} {row['version']} ({row['seats']} players{variants})"
             )

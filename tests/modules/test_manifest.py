@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -234,3 +237,28 @@ def test_retired_entries_load_with_a_note(tmp_path: Path) -> None:
     ]
     assert not hasattr(module, "phases_path") and not hasattr(module, "bots_path")
     assert find_module("proto").notes == []
+
+
+def test_tabletop_modules_says_what_a_manifest_has_that_is_no_longer_read(
+    tmp_path: Path,
+) -> None:
+    """The retired entries' notes reach the person listing the modules, on standard error."""
+    resources = tmp_path / "resources"
+    folder = copy_proto(resources)
+    edit(
+        folder,
+        "default_seats = 3",
+        'default_seats = 3\nphases = "rules_assist.old.sequence:phase_status"',
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "tabletop.cli", "modules"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TABLETOP_RESOURCES": str(resources)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("proto ")
+    assert result.stderr.splitlines() == [
+        "note: proto: module.phases is no longer read: the phase panel follows the game"
+        " object's flow (the 'game' entry)"
+    ]
