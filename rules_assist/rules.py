@@ -276,10 +276,26 @@ class Rulebook:
         return self.invariant_findings(self.reading(state))
 
     def check(self, state: TableState, command: Command, actor: str) -> list[Finding]:
-        """The move checker: transition rules, then the invariants the command newly breaks."""
+        """The move checker: transition rules, then the invariants the command newly breaks.
+
+        The findings for a command are kept in the table's memo while the table stays as
+        it is: the same command checked again (a bot's candidate, then the table when
+        the bot submits it) costs a look-up."""
         moves = self.moves_of(command)
         if not moves:
             return []
+        memo = state.memo()
+        key = ("rules.check", id(self), id(command), actor)
+        kept = memo.get(key)
+        if kept is not None and kept[0] is command:  # the command itself, not one with its id
+            return list(kept[1])
+        findings = self._check(state, command, actor, moves)
+        memo[key] = (command, tuple(findings))
+        return findings
+
+    def _check(
+        self, state: TableState, command: Command, actor: str, moves: list[Move]
+    ) -> list[Finding]:
         reading = self.reading(state)
         active = self._active(reading)
         if len(moves) == 1:

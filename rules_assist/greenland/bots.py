@@ -7,7 +7,10 @@ A bot does three things (rules_assist/bots.py's ``Bot`` protocol):
 - ``moves(driver, seat)``: the hand moves of the hunter assignment phase (E),
   its ``assign(view, colour)``: each a command the checker finds legal on the
   table the ones before leave (``checks.check`` on every candidate; a
-  candidate with an 'illegal' finding is dropped);
+  candidate with an 'illegal' finding is dropped). The random bot gives them
+  one at a time, each chosen once the one before is made (``one_by_one``), so
+  the table checks each on the table the bot checked it on, and the checker
+  has its findings already (rules.py keeps them while the table stays);
 - ``answer(state, question)``: any question a procedure asks.
 
 ``RandomBot(seed)`` picks at random among legal moves, attacks and elder
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from tabletop.core import Command, Compound, Severity, TableState, actions
@@ -117,16 +120,49 @@ def _without_transport(view: Greenland, colour: str, target: str) -> bool:
     return not view.mariners(colour) and not view.sleds(colour)
 
 
+def _candidate(view: Greenland, cube: str, target: str, colour: str) -> Command | None:
+    """The move of the cube to the target if it is legal on this table, else None."""
+    if _without_transport(view, colour, target):
+        return None  # what the checker would say (E1, E2), known without asking it
+    command = hunter_move(view, cube, target)
+    return command if legal(view, command, colour) else None
+
+
 def _try(view: Greenland, cube: str, target: str, colour: str, out: list[Command]) -> bool:
     """Add the move to ``out`` and play it on the scratch table if it is legal."""
-    if _without_transport(view, colour, target):
-        return False  # what the checker would say (E1, E2), known without asking it
-    command = hunter_move(view, cube, target)
-    if not legal(view, command, colour):
+    command = _candidate(view, cube, target, colour)
+    if command is None:
         return False
     command.apply(view.state)
     out.append(command)
     return True
+
+
+def one_by_one(state: TableState, chosen: Iterator[Command]) -> Iterator[Command]:
+    """The moves of a bot that chooses each on the table the ones before leave, for a caller
+    that makes each one (``table.submit``) before asking for the next; a move the caller did
+    not make (refused) ends them."""
+    for command in chosen:
+        version = state.version
+        yield command
+        if state.version == version:
+            return
+
+
+def played_and_taken_back(state: TableState, chosen: Iterator[Command]) -> list[Command]:
+    """The same moves as a list: each played on the live table so the next is chosen on it,
+    then all taken back; the table is as it was, with no copy made."""
+    mark = state.mark()
+    moves: list[Command] = []
+    try:
+        for command in chosen:
+            command.apply(state)
+            moves.append(command)
+    finally:
+        for command in reversed(moves):
+            command.inverse().apply(state)
+        state.back_to(mark)
+    return moves
 
 
 # ---- answers -----------------------------------------------------------------------------
@@ -250,11 +286,21 @@ class RandomBot(TurnPlay):
             return discard(self, state, question, lambda row: self.rng.random())
         return question.random_answer(self.rng)
 
-    @planned
+    def moves(self, driver: Driver, seat: str) -> Iterator[Command]:
+        """The hunter assignment (E) move by move, each chosen on the table as the moves
+        before left it: the table checks each as the bot did, on the same table."""
+        self.cards = driver.game.cards
+        view = Greenland(driver.state, driver.game.cards)
+        return one_by_one(view.state, self._assignment(view, seat))
+
     def assign(self, view: Greenland, colour: str) -> list[Command]:
+        return played_and_taken_back(view.state, self._assignment(view, colour))
+
+    def _assignment(self, view: Greenland, colour: str) -> Iterator[Command]:
+        """A random subset of the hunters, each to the first legal of up to three random
+        targets; each move is on the table when the next is chosen."""
         self.cards = view.cards
         targets = biomes(view)
-        out: list[Command] = []
         for cube in _hunters(view, colour):
             if self.rng.random() < 0.2:
                 continue  # stays home
@@ -266,9 +312,10 @@ class RandomBot(TurnPlay):
             else:
                 options = targets
             for target in self.rng.sample(options, min(3, len(options))):
-                if _try(view, cube, target, colour, out):
+                command = _candidate(view, cube, target, colour)
+                if command is not None:
+                    yield command
                     break
-        return out
 
     def hunt_order(self, view: Greenland, cards: Sequence[str]) -> list[str]:
         return self.rng.sample(list(cards), len(cards))
