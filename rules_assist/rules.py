@@ -107,6 +107,11 @@ class _Active:
     _by_places: dict[Any, tuple[Any, Any, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # the same, by the rules' place prefixes the touched places start with: the few kinds of
+    # move there are (a hunter to any card is one)
+    _by_prefixes: dict[frozenset[str], tuple[Any, Any, Any]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def for_places(self, touched: Any) -> tuple[Any, Any, Any]:
         """(per-seat checks, whole-table checks, transitions) for a move through the
@@ -117,16 +122,24 @@ class _Active:
         if found is None:
             if len(self._by_places) > 4096:
                 self._by_places.clear()
-            wanted = [
-                r
+            prefixes = frozenset(
+                prefix
                 for r in self.placed
-                if not r.places or any(p.startswith(r.places) for p in touched)
-            ]
-            found = self._by_places[touched] = (
-                tuple(r.check for r in wanted if isinstance(r, Invariant) and r.per_seat),
-                tuple(r.check for r in wanted if isinstance(r, Invariant) and not r.per_seat),
-                tuple(r.check for r in wanted if isinstance(r, Transition)),
+                for prefix in r.places
+                for p in touched
+                if p.startswith(prefix)
             )
+            found = self._by_prefixes.get(prefixes)
+            if found is None:
+                wanted = [
+                    r for r in self.placed if not r.places or not prefixes.isdisjoint(r.places)
+                ]
+                found = self._by_prefixes[prefixes] = (
+                    tuple(r.check for r in wanted if isinstance(r, Invariant) and r.per_seat),
+                    tuple(r.check for r in wanted if isinstance(r, Invariant) and not r.per_seat),
+                    tuple(r.check for r in wanted if isinstance(r, Transition)),
+                )
+            self._by_places[touched] = found
         return found
 
 
