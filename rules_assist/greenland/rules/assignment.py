@@ -35,7 +35,9 @@ def _card(view: Greenland, place_id: str) -> str | None:
 
 
 @BOOK.invariant(
-    "E3", "a culture's cubes on elder cards are its own elders, or emissaries on rank 1"
+    "E3",
+    "a culture's cubes on elder cards are its own elders, or emissaries on rank 1",
+    places=("elder-",),  # it reads only the cubes on elder cards
 )
 def e3_elders_on_their_own_card(view: Greenland, colour: str) -> Iterable[Finding]:
     visiting = placement(view, colour).visiting
