@@ -20,6 +20,7 @@ from rules_assist.driver import CHANCE, TERMINAL, Driver
 from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.selfplay import outcome, play_game, seats_for
+from rules_assist.greenland.view import Greenland
 from rules_assist.questions import Question
 from tabletop.cli import main
 from tabletop.modules.rules import game_of
@@ -93,6 +94,43 @@ def test_the_player_to_move_always_has_an_action(greenland):
     phases = {phase for phase, who in seen if who == "seat"}
     assert {"assignment", "negotiation", "hunt", "elders"} <= phases
     assert ("event", CHANCE) in seen and ("elders", TERMINAL) in seen
+
+
+class _Twinned(RandomBot):
+    """A random bot whose hunter moves, made one at a time through the table, are checked
+    against those its twin (the same random state) plans on the same table in one go."""
+
+    def __init__(self, seed: int, made: list[int]) -> None:
+        super().__init__(seed)
+        self.made = made
+
+    def moves(self, driver: Driver, seat: str):  # noqa: ANN201
+        twin = RandomBot()
+        twin.rng.setstate(self.rng.getstate())
+        state = driver.state
+        version = state.version
+        planned = twin.assign(Greenland(state, driver.game.cards), seat)
+        assert state.version == version  # the plan is taken back
+        made = []
+        for command in super().moves(driver, seat):
+            made.append(command)
+            yield command
+        assert made == planned and self.rng.getstate() == twin.rng.getstate()
+        self.made.append(len(made))
+
+
+def test_the_random_bot_moves_one_at_a_time_as_it_would_plan_them(greenland):
+    """RandomBot.moves gives each hunter move once the one before is made, the same moves
+    as its plan (``assign``); the table logs them with the checker's findings."""
+    made: list[int] = []
+    bots = {c: _Twinned(30 + i, made) for i, c in enumerate(seats_for("standard"))}
+    game = play_game(greenland, "standard", bots, 3, max_turns=3)
+    try:
+        assert sum(made) > 10
+        moves = [e for e in game.table.entries if not getattr(e.command, "procedure", None)]
+        assert len(moves) >= sum(made)
+    finally:
+        game.close()
 
 
 def test_bots_answer_from_the_question_data(greenland):

@@ -229,3 +229,33 @@ def test_a_rule_of_the_variants_without_a_section_is_played_only_by_them():
     assert rules_of(book.audit(table.state)) == ["B1"]
     assert rules_of(book.check(table.state, to_track(table.state, "cube1"), "red")) == []
     assert rules_of(book.check(table.state, to_track(table.state, "cube5"), "blue")) == ["B1"]
+
+
+def test_the_findings_for_a_command_are_kept_while_the_table_stays():
+    """A command checked again on the same table (a bot's candidate, then the table when it is
+    submitted) is not judged twice; an equal command of its own is, and so is the same command
+    once the table has changed."""
+    book = make_book()
+    asked: list[str] = []
+
+    @book.transition("M3", "counted", places=())
+    def counted(reading: Reading, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+        asked.append(move.piece)
+        return iter(())
+
+    table = sample_table()
+    table.checker = book.checker()
+    move = actions.move(table.state, "cube0", "discard")
+    first = book.check(table.state, move, "red")
+    assert rules_of(first) == ["M1", "T2"] and asked == ["cube0"]
+    assert book.check(table.state, move, "red") == first and asked == ["cube0"]
+    assert table.check(move, "red") == first and asked == ["cube0"]  # the table's checker too
+    assert book.check(table.state, actions.move(table.state, "cube0", "discard"), "red") == first
+    assert asked == ["cube0", "cube0"]  # an equal command of its own is judged
+    table.checker = None  # the moves below go in unchecked
+    put(table, to_track(table.state, "cube1"))
+    move = actions.move(table.state, "cube0", "discard")
+    book.check(table.state, move, "red")
+    put(table, to_track(table.state, "cube2"))
+    assert rules_of(book.check(table.state, move, "red")) == ["M1", "T2"]
+    assert asked == ["cube0", "cube0", "cube0", "cube0"]  # the table changed: judged again
