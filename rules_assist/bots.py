@@ -17,7 +17,7 @@ A game may add bots of its own (Greenland's greedy bot) beside it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from tabletop.core import Command, Severity, TableState
@@ -29,7 +29,7 @@ from .questions import Question
 class Bot(Protocol):
     def act(self, driver: Driver, seat: str | None, actions: Sequence[Action]) -> Action: ...
 
-    def moves(self, driver: Driver, seat: str) -> list[Command]: ...
+    def moves(self, driver: Driver, seat: str) -> Iterable[Command]: ...
 
     def answer(self, state: TableState, question: Question) -> Any: ...
 
