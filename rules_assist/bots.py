@@ -4,8 +4,9 @@ A bot plays through the turn driver (rules_assist/driver.py) as a person
 would through the window:
 
 - ``act(driver, seat, actions) -> Action``: which of the legal actions to take;
-- ``moves(driver, seat) -> [Command]``: the hand moves of an action of kind
-  MOVES, each tried through the table's checker (``legal``);
+- ``moves(driver, seat) -> commands``: the hand moves of an action of kind
+  MOVES, each tried through the table's checker (``legal``); given one at a
+  time, a bot may choose each on the table the one before left;
 - ``answer(state, question) -> answer``: a typed question's answer
   (rules_assist/questions.py), chosen from its kind and data alone.
 
