@@ -187,8 +187,10 @@ class Table:
 
     def check(self, command: Command, actor: str) -> list[Finding]:
         """The findings the checker has for a command, filtered by the policy; changes nothing."""
-        if not self._checks(command):
-            return []
+        return self._findings(command, actor) if self._checks(command) else []
+
+    def _findings(self, command: Command, actor: str) -> list[Finding]:
+        assert self.checker is not None  # _checks said so
         return self.policy.kept(list(self.checker(self.state, command, actor)))
 
     def submit(
@@ -207,10 +209,11 @@ class Table:
         checker needs the table as it was, and it is off the table again if it
         is refused.
         """
-        if applied and self._checks(command):
+        checks = self._checks(command)
+        if applied and checks:
             command.inverse().apply(self.state)
             applied = False
-        findings = self.check(command, actor)
+        findings = self._findings(command, actor) if checks else []
         override = None
         if findings:
             blocking = self.policy.blocking(findings)
