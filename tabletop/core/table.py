@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .commands import Command, Compound, Roll, Shuffle, Touched, command_from_dict, touched_by
 from .errors import CommandError, FormatError, Refused, TableError
@@ -26,9 +25,11 @@ ENTRY_KINDS = ("do", "undo", "redo", "setup")
 CHECKPOINT_EVERY = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of the log: a command as it was applied, by whom, with what findings."""
+class Entry(NamedTuple):
+    """One line of the log: a command as it was applied, by whom, with what findings.
+
+    A named tuple rather than a frozen dataclass: one is made for every action, and a frozen
+    dataclass sets each of its fields through ``object.__setattr__``."""
 
     seq: int
     time: float
