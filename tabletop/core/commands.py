@@ -263,11 +263,11 @@ class Move(Command):
     op: ClassVar[str] = "move"
 
     def apply(self, state: TableState) -> None:
-        piece = _check_at(state, self.piece, self.src)
-        dst = self.dst
-        _check_target(state, self.piece, dst, dst.place == self.src.place)
-        del state.places[self.src.place].contents[self.src.index]
-        state.places[dst.place].contents.insert(dst.index, self.piece)
+        pid, src, dst = self.piece, self.src, self.dst
+        piece = _check_at(state, pid, src)
+        target = _check_target(state, pid, dst, dst.place == src.place)
+        del state.places[src.place].contents[src.index]
+        target.contents.insert(dst.index, pid)
         piece.place, piece.spot, piece.x, piece.y = dst.place, dst.spot, dst.x, dst.y
 
     def inverse(self) -> Command:
