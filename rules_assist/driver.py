@@ -23,8 +23,8 @@ seat's hand moves (``kind`` MOVES: pieces moved by hand, checked by the rules).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol
 
 from tabletop.core import Change, Table, TableState
 
@@ -34,20 +34,24 @@ PROCEDURE = "procedure"
 MOVES = "moves"
 
 
-@dataclass(frozen=True)
-class Action:
-    """Something that may be done now: a procedure of the game, or a seat's hand moves."""
+NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
+class Action(NamedTuple):
+    """Something that may be done now: a procedure of the game, or a seat's hand moves.
+
+    Actions and statuses are named tuples, made for every status the flow works out: a frozen
+    dataclass would set each field through ``object.__setattr__``."""
 
     label: str
     name: str = ""  # the procedure's name in the game's table
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = NO_PARAMS
     actor: str | None = None  # the seat whose action it is; None: the table's
     help: str = ""
     kind: str = PROCEDURE
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     """Where a game stands: for people (``lines``) and for the driver (``to_move``, ``actions``)."""
 
     turn: int | None
