@@ -23,8 +23,8 @@ seat's hand moves (``kind`` MOVES: pieces moved by hand, checked by the rules).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol
 
 from tabletop.core import Change, Table, TableState
 
@@ -34,20 +34,24 @@ PROCEDURE = "procedure"
 MOVES = "moves"
 
 
-@dataclass(frozen=True)
-class Action:
-    """Something that may be done now: a procedure of the game, or a seat's hand moves."""
+NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
+class Action(NamedTuple):
+    """Something that may be done now: a procedure of the game, or a seat's hand moves.
+
+    Actions and statuses are named tuples, made for every status the flow works out: a frozen
+    dataclass would set each field through ``object.__setattr__``."""
 
     label: str
     name: str = ""  # the procedure's name in the game's table
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = NO_PARAMS
     actor: str | None = None  # the seat whose action it is; None: the table's
     help: str = ""
     kind: str = PROCEDURE
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     """Where a game stands: for people (``lines``) and for the driver (``to_move``, ``actions``)."""
 
     turn: int | None
@@ -91,21 +95,28 @@ class Driver:
 
     def current_player(self) -> str:
         """A seat, CHANCE (the table's own step) or TERMINAL."""
-        if self.is_terminal():
+        state = self.table.state
+        if self.flow.is_terminal(state):
             return TERMINAL
-        to_move = self.status().to_move
-        return to_move if to_move else CHANCE
+        return self.flow.status(state).to_move or CHANCE
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """What the player to move may do now (``player``: another seat, or CHANCE for the
         table's own steps). A seat's actions are its own; the table's have no actor. The
         window offers more (``status().actions``: anyone may move the phase on)."""
-        status = self.status()
-        if self.is_terminal():
-            return []
-        who = player if player is not None else (status.to_move or CHANCE)
+        return self.turn(player)[1]
+
+    def turn(self, player: str | None = None) -> tuple[str, list[Action]]:
+        """The player to move (as ``current_player``) and what they, or ``player``, may do now
+        (as ``legal_actions``), the status read once."""
+        state = self.table.state
+        if self.flow.is_terminal(state):
+            return TERMINAL, []
+        status = self.flow.status(state)
+        to_move = status.to_move or CHANCE
+        who = player if player is not None else to_move
         actor = None if who == CHANCE else who
-        return [a for a in status.actions if a.actor == actor]
+        return to_move, [a for a in status.actions if a.actor == actor]
 
     def is_terminal(self) -> bool:
         return bool(self.flow.is_terminal(self.table.state))

@@ -281,17 +281,23 @@ class Game:
     ) -> Any:
         """Run one of the game's procedures on a table, refusing it outside its phase."""
         spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
+        params = params or {}
         self.refuse_outside_phase(table.state, spec)
-        prepared = self.prepare(table.state, spec, dict(params or {}))
+        prepared = self.prepare(table.state, spec, dict(params))
         return run_procedure(
             table,
             actor,
             spec.function,
-            name=spec.recorded_as,
+            name=self.recorded_as(spec, params),
             choices=choices,
             answerer=answerer,
             **prepared,
         )
+
+    def recorded_as(self, spec: ProcedureSpec, params: Mapping[str, Any]) -> str:
+        """The procedure's name in the log for a run with ``params`` (the parameters as given);
+        by default the spec's ``recorded_as``."""
+        return spec.recorded_as
 
     def refuse_outside_phase(self, state: TableState, spec: ProcedureSpec) -> None:
         """ProcedureError, one line naming the phase, when ``spec`` does not belong to the phase

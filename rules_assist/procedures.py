@@ -101,26 +101,26 @@ class ProcedureContext:
     def move(
         self, pid: str, place: str, *, spot: str | None = None, index: int | None = None
     ) -> Command:
-        return self.build(lambda s: actions.move(s, pid, place, spot=spot, index=index))
+        return self.do(actions.move(self.state, pid, place, spot=spot, index=index))
 
     def flip(self, pid: str, face_up: bool | None = None) -> Command:
-        return self.build(lambda s: actions.flip(s, pid, face_up))
+        return self.do(actions.flip(self.state, pid, face_up))
 
     def set_property(self, pid: str, key: str, value: Any) -> Command:
-        return self.build(lambda s: actions.set_property(s, pid, key, value))
+        return self.do(actions.set_property(self.state, pid, key, value))
 
     def set_counter(self, name: str, value: Any) -> Command:
-        return self.build(lambda s: actions.set_counter(s, name, value))
+        return self.do(actions.set_counter(self.state, name, value))
 
     def rotate(self, pid: str, quarter_turns: int = 1) -> Command:
-        return self.build(lambda s: actions.rotate(s, pid, quarter_turns))
+        return self.do(actions.rotate(self.state, pid, quarter_turns))
 
     def add(self, record: dict[str, Any], place: str, *, spot: str | None = None) -> Command:
         """Put a new piece on the table (a substitute disk when the supply runs out, B4)."""
-        return self.build(lambda s: actions.add_piece(s, record, place, spot=spot))
+        return self.do(actions.add_piece(self.state, record, place, spot=spot))
 
     def remove(self, pid: str) -> Command:
-        return self.build(lambda s: actions.remove_piece(s, pid))
+        return self.do(actions.remove_piece(self.state, pid))
 
     def note(self, text: str) -> None:
         """A sentence for the log entry's label (what happened, in the game's words)."""

@@ -62,13 +62,12 @@ def play(
     failed: set[tuple[str, str, str | None]] = set()
     clock = None
     for taken in range(max_actions):
-        player = driver.current_player()
+        player, actions = driver.turn()
         if player == TERMINAL or (until is not None and until()):
             return taken
         seat = None if player == CHANCE else player
         if table.state.version != clock:
             clock, failed = table.state.version, set()
-        actions = driver.legal_actions()
         if failed:
             actions = [a for a in actions if _key(a) not in failed]
         if not actions:

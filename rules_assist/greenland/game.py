@@ -127,26 +127,10 @@ class GreenlandGame(Game):
 
         return {**bench.run(say), **bench.sim_run(say)}
 
-    def run(
-        self,
-        table: Any,
-        name: str | ProcedureSpec,
-        actor: str,
-        params: Any = None,
-        *,
-        choices: Any = None,
-        answerer: Any = None,
-    ) -> Any:
-        """As ``Game.run``, an elder action logged under its own name ('greenland.elder.banish')."""
-        spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
-        return super().run(
-            table,
-            spec_for(spec, params or {}),
-            actor,
-            params,
-            choices=choices,
-            answerer=answerer,
-        )
+    def recorded_as(self, spec: ProcedureSpec, params: Any) -> str:
+        """As ``Game.recorded_as``, an elder action logged under its own name
+        ('greenland.elder.banish')."""
+        return spec_for(spec, params).recorded_as
 
     has_score = True
 

@@ -7,13 +7,14 @@ greenland``): each ``Parameter`` is an option, either passed to the procedure
 (a card's name, turned into its piece id by ``GreenlandGame.prepare``) or
 answering one of its questions (``--reroll 4`` the hunt's 'reroll', ``--bid
 red=1`` the auction's 'bid_red'). The turn flow
-(flow.py) offers them as actions by these names; ``GreenlandGame.run`` runs
-them, refusing one outside its phases. The log records each under its
+(flow.py) offers them as actions by these names; the game's ``run`` (``Game.run``)
+runs them, refusing one outside its phases. The log records each under its
 ``log_name`` ('greenland.hunt', 'greenland.elder.banish').
 
 The elder actions (I1–I7) are one procedure, ``elder``, whose ``action``
 parameter names the action ('banish', 'witch-burn', ...), as on the command
-line; each is logged under the action's own name (``spec_for``).
+line; each is logged under the action's own name (``spec_for``, which
+``GreenlandGame.recorded_as`` reads).
 """
 
 from __future__ import annotations

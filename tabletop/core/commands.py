@@ -175,10 +175,7 @@ class Command(ABC):
     def describe(self) -> str:
         return self.op
 
-    @property
-    def random(self) -> bool:
-        """Whether the command carries a random outcome (a roll, a shuffle)."""
-        return False
+    random: ClassVar[bool] = False  # carries a random outcome (a roll, a shuffle)
 
 
 def command_from_dict(d: Any) -> Command:
@@ -266,11 +263,11 @@ class Move(Command):
     op: ClassVar[str] = "move"
 
     def apply(self, state: TableState) -> None:
-        piece = _check_at(state, self.piece, self.src)
-        dst = self.dst
-        _check_target(state, self.piece, dst, dst.place == self.src.place)
-        del state.places[self.src.place].contents[self.src.index]
-        state.places[dst.place].contents.insert(dst.index, self.piece)
+        pid, src, dst = self.piece, self.src, self.dst
+        piece = _check_at(state, pid, src)
+        target = _check_target(state, pid, dst, dst.place == src.place)
+        del state.places[src.place].contents[src.index]
+        target.contents.insert(dst.index, pid)
         piece.place, piece.spot, piece.x, piece.y = dst.place, dst.spot, dst.x, dst.y
 
     def inverse(self) -> Command:
@@ -529,6 +526,7 @@ class Roll(Command):
     new: tuple[Any, ...]
     forced: tuple[bool, ...] = ()
     op: ClassVar[str] = "roll"
+    random: ClassVar[bool] = True
 
     def apply(self, state: TableState) -> None:
         if not (len(self.pieces) == len(self.old) == len(self.new)):
@@ -572,10 +570,6 @@ class Roll(Command):
             raise FormatError("command 'roll': 'forced' must be a list of true/false")
         return cls(tuple(lists[0]), tuple(lists[1]), tuple(lists[2]), tuple(forced))
 
-    @property
-    def random(self) -> bool:
-        return True
-
     def describe(self) -> str:
         faces = ", ".join(
             f"{pid}={new}{' (forced)' if i < len(self.forced) and self.forced[i] else ''}"
@@ -593,6 +587,7 @@ class Shuffle(Command):
     new: tuple[str, ...]
     forced: bool = False
     op: ClassVar[str] = "shuffle"
+    random: ClassVar[bool] = True
 
     def apply(self, state: TableState) -> None:
         place = _place(state, self.place)
@@ -621,10 +616,6 @@ class Shuffle(Command):
         if not isinstance(old, list) or not isinstance(new, list):
             raise FormatError("command 'shuffle': 'old' and 'new' must be lists")
         return cls(_text(d, "place", cls.op), tuple(old), tuple(new), bool(d.get("forced", False)))
-
-    @property
-    def random(self) -> bool:
-        return True
 
     def describe(self) -> str:
         return f"shuffled {self.place} ({len(self.new)} pieces){' (forced order)' if self.forced else ''}"
@@ -851,7 +842,7 @@ class Compound(Command):
             _text(d, "procedure", cls.op, True),
         )
 
-    @property
+    @property  # type: ignore[override]
     def random(self) -> bool:
         return any(c.random for c in self.commands)
 

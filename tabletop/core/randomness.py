@@ -25,11 +25,15 @@ class Randomizer:
         self.draws = draws
         self._forced_faces: deque[Any] = deque()
         self._forced_orders: deque[list[str]] = deque()
+        self._random = random.Random()
 
     def _generator(self) -> random.Random:
-        generator = random.Random(f"{self.seed}/{self.draws}")
+        """The generator of this draw, seeded from the seed and the draw's number: one generator
+        seeded again each time (making a new one would seed it twice, the second time as
+        here, so the proposals are the same)."""
+        self._random.seed(f"{self.seed}/{self.draws}")
         self.draws += 1
-        return generator
+        return self._random
 
     # ---- taking back -----------------------------------------------------
     def mark(self) -> tuple[int, tuple[Any, ...], tuple[list[str], ...]]:

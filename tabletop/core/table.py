@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .commands import Command, Compound, Roll, Shuffle, Touched, command_from_dict, touched_by
 from .errors import CommandError, FormatError, Refused, TableError
@@ -26,9 +25,11 @@ ENTRY_KINDS = ("do", "undo", "redo", "setup")
 CHECKPOINT_EVERY = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of the log: a command as it was applied, by whom, with what findings."""
+class Entry(NamedTuple):
+    """One line of the log: a command as it was applied, by whom, with what findings.
+
+    A named tuple rather than a frozen dataclass: one is made for every action, and a frozen
+    dataclass sets each of its fields through ``object.__setattr__``."""
 
     seq: int
     time: float
@@ -187,8 +188,10 @@ class Table:
 
     def check(self, command: Command, actor: str) -> list[Finding]:
         """The findings the checker has for a command, filtered by the policy; changes nothing."""
-        if not self._checks(command):
-            return []
+        return self._findings(command, actor) if self._checks(command) else []
+
+    def _findings(self, command: Command, actor: str) -> list[Finding]:
+        assert self.checker is not None  # _checks said so
         return self.policy.kept(list(self.checker(self.state, command, actor)))
 
     def submit(
@@ -207,10 +210,11 @@ class Table:
         checker needs the table as it was, and it is off the table again if it
         is refused.
         """
-        if applied and self._checks(command):
+        checks = self._checks(command)
+        if applied and checks:
             command.inverse().apply(self.state)
             applied = False
-        findings = self.check(command, actor)
+        findings = self._findings(command, actor) if checks else []
         override = None
         if findings:
             blocking = self.policy.blocking(findings)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tabletop.core import (
@@ -264,6 +266,20 @@ def test_rolls_draw_one_generator_per_roll(table):
     assert table.random.draws == 2 and entry.draws == 2
     assert table.shuffle("deck", "red").entry.draws == 3
     assert table.submit(Note("x"), "red").entry.draws is None
+
+
+def test_proposals_are_those_the_logs_were_written_with():
+    # each draw is a generator seeded from "seed/draw": games replay from logs written so
+    t = sample_table(seed=5)
+    dice = ["die0", "die1", "die2"]
+    faces = [t.state.piece(d).props["faces"] for d in dice]
+    for draw in range(6):
+        expected = random.Random(f"5/{draw}")
+        want = tuple(expected.choice(list(f)) for f in faces)
+        assert t.roll(dice, "red").entry.command.new == want
+    deck = list(t.state.contents("deck"))
+    random.Random("5/6").shuffle(deck)
+    assert list(t.shuffle("deck", "red").entry.command.new) == deck
 
 
 def test_forced_order_shuffle(table):

@@ -33,6 +33,9 @@ def test_the_command_line_is_the_procedure_table(greenland) -> None:
     assert table.get("discard").phases == () and table.get("attack").phases == ("negotiation",)
     elder = spec_for(table.get("elder"), {"colour": "red", "action": "witch-burn"})
     assert elder.log_name == "greenland.elder.witch_burn"
+    params = {"colour": "red", "action": "witch-burn"}
+    assert game_of(greenland).recorded_as(table.get("elder"), params) == elder.log_name
+    assert game_of(greenland).recorded_as(table.get("hunt"), {}) == "greenland.hunt"
 
 
 def test_a_procedure_outside_its_phase_is_refused_with_one_line(greenland, tmp_path) -> None:

@@ -180,6 +180,8 @@ def test_the_driver_takes_the_game_to_its_end(game):
         ("", MOVES),
     ]
     assert driver.legal_actions("blue") == []
+    assert driver.turn() == ("red", driver.legal_actions())
+    assert driver.turn("blue") == ("red", [])
     driver.apply(driver.legal_actions()[0], choices={"move": {"cube-red-3": 6}})
     assert driver.status().lines[0] == "blue to roll"
 
@@ -190,6 +192,7 @@ def test_the_driver_takes_the_game_to_its_end(game):
         driver.apply(driver.legal_actions()[0], answerer=first_cube_first)
     assert driver.current_player() == TERMINAL
     assert driver.legal_actions() == []
+    assert driver.turn() == (TERMINAL, [])
     returns = driver.returns()
     (winner,) = [seat for seat, home in returns.items() if home == 3.0]
     assert all(home < 3 for seat, home in returns.items() if seat != winner)
