@@ -37,7 +37,6 @@ from ..driver import CHANCE, MOVES, TERMINAL, Action, Status
 from .bots import _hunters, biomes, hunter_move, raid_targets
 from .deck import CULTURES
 from .elders import available_actions
-from .hunt import hunt_order
 from .negotiation import (
     NEW_WORLD,
     RESOLVED,
@@ -52,6 +51,7 @@ from .negotiation import (
 )
 from .payments import d_cards
 from .procedure_table import elder_action_name
+from .raid import defenders
 from .scoring import score
 from .sequence import PHASE_NAMES, PHASES, _in_play, current_first
 from .turn import status
@@ -213,32 +213,54 @@ def hunt_actions(view: Greenland) -> list[Action]:
     key = ("greenland.flow.hunts", first)
     offered = memo.get(key)
     if offered is None:
-        offered = memo[key] = tuple(_hunts(view, first))
+        offered = memo[key] = _hunts(view, first)
     hunted = view.counter("hunt.done")
     if not hunted:
         return list(offered)
     return [a for a in offered if a.params["card"] not in hunted]
 
 
-def _hunts(view: Greenland, first: str | None) -> Iterator[Action]:
+def _hunts(view: Greenland, first: str | None) -> tuple[Action, ...]:
+    """The hunts offered, the rows' cards then the tableaus', as they lie. A card's hunt is
+    made again only when the hunters on it change (kept while no card comes, goes or turns)."""
     state = view.state
     places, pieces = state.places, state.pieces
-    seats = view.seats()
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in seats)):
+    made = state.layout_memo()
+    found = []
+    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+        tableau = place.startswith("tableau_")
         for pid in places[place].contents if place in places else ():
             area = places.get(pid)
             if area is None or not area.contents:
                 continue
-            hunters = view.hunters_on(pid)
+            hunters: dict[str, int] = {}  # culture: its cubes in the hunting area
+            for cube in area.contents:
+                piece = pieces[cube]
+                if piece.spot == "hunters":
+                    hunters[piece.owner] = hunters.get(piece.owner, 0) + 1
             if not hunters:
                 continue
-            if place.startswith("tableau_") and not hunt_order(view, pid):
+            if tableau and _defended_only(view, pid, hunters):
                 continue  # only its defenders there: nobody raids it (G1)
-            owners = [pieces[h].owner for h in hunters]
-            who = ", ".join(f"{c} {owners.count(c)}" for c in seats if c in owners)
-            yield Action(
-                f"Hunt {view.name(pid)} ({who})", "hunt", {"card": pid}, actor=first, help=HUNT_HELP
-            )
+            key = ("greenland.flow.hunt", pid, first)
+            kept = made.get(key)
+            if kept is None or kept[0] != hunters:
+                kept = made[key] = (hunters, _hunt(view, pid, first, hunters))
+            found.append(kept[1])
+    return tuple(found)
+
+
+def _defended_only(view: Greenland, card: str, hunters: dict[str, int]) -> bool:
+    """A tableau card with only its defenders' cubes on it (E5): nobody rolls to raid it."""
+    guard = defenders(view, card)
+    return all(c in guard for c in hunters if c)
+
+
+def _hunt(view: Greenland, card: str, first: str | None, hunters: dict[str, int]) -> Action:
+    who = ", ".join(f"{c} {hunters[c]}" for c in view.seats() if c in hunters)
+    return Action(
+        f"Hunt {view.name(card)} ({who})", "hunt", {"card": card}, actor=first, help=HUNT_HELP
+    )
 
 
 def animal_actions(view: Greenland) -> list[Action]:
