@@ -53,8 +53,16 @@ from .payments import d_cards
 from .procedure_table import elder_action_name
 from .raid import defenders
 from .scoring import score
-from .sequence import PHASE_NAMES, PHASES, _in_play, current_first
-from .turn import status
+from .sequence import (
+    ORDER_RULES,
+    PHASE_NAMES,
+    PHASES,
+    _in_play,
+    _phase_order,
+    current_first,
+    following,
+)
+from .turn import bans, event_name, whose_move
 from .variants import advanced_off
 from .view import ROW_PLACES, Greenland
 
@@ -84,8 +92,7 @@ class GreenlandFlow:
         return str(state.counters.get("phase") or "event")
 
     def phase_label(self, phase: str) -> str:
-        name, section = PHASE_NAMES.get(phase, (phase, ""))
-        return f"{name} ({section})" if section else name
+        return _phase_label(phase)
 
     def is_terminal(self, state: TableState) -> bool:
         """J: the turn sequence has ended the game, or no culture is left in play (J1)."""
@@ -106,25 +113,30 @@ class GreenlandFlow:
 
     # ---- the status --------------------------------------------------------------------
     def _status(self, view: Greenland) -> Status:
-        now = status(view)
-        turn, phase = now["turn"], now["phase"]
-        label = self.phase_label(phase)
-        lines = [now["text"], f"Order: {', '.join(now['order'])} ({now['order_rule']})"]
-        if now["event"]:
-            lines.append(f"Event: {now['event']}")
-        lines += [f"Ban: {ban}" for ban in now["bans"]]
-        if now["obligations"]:  # A3: where the negotiations failed
-            lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
-        if now["game_over"] or not _in_play(view):
+        counters = view.state.counters
+        turn = int(counters.get("turn", 1) or 1)
+        phase = counters.get("phase", "event") or "event"
+        first = current_first(view)
+        order = _phase_order(view, phase, first)
+        done = counters.get("phase.done") or ()
+        whose, text, owing = whose_move(view, turn, phase, first, order, done)
+        lines = [text, _order_line(order, phase)]
+        event = event_name(view, turn)
+        if event:
+            lines.append(f"Event: {event}")
+        for ban in bans(view, turn):
+            lines.append(f"Ban: {ban}")
+        if owing:  # A3: where the negotiations failed
+            lines.append(f"Still to attack: {'; '.join(owing)}")
+        label = _phase_label(phase)
+        if counters.get("game_over") is not None or not _in_play(view):
             return Status(turn, phase, label, TERMINAL, tuple(lines), ())
-        whose = now["whose_move"]
-        done = now["done"]
         actions: list[Action] = []
         to_move: str = CHANCE
         if phase == "event":
-            if view.counter("event.revealed") != turn:
+            if counters.get("event.revealed") != turn:
                 actions.append(REVEAL)
-            elif view.counter("event.resolved") != turn:
+            elif counters.get("event.resolved") != turn:
                 actions.append(APPLY)
         elif phase == "assignment":
             if whose is not None:
@@ -145,8 +157,7 @@ class GreenlandFlow:
             actions += elder_actions(view, whose)
         if phase in FINISHED_IN_TURN and whose is not None and whose not in done:
             actions.append(_finish(phase, whose))
-        nxt = now["next"]
-        actions.append(_next(nxt["name"], nxt["turn"], nxt["phase"]))
+        actions.append(_next_after(turn, phase))
         return Status(turn, phase, label, to_move, tuple(lines), tuple(actions))
 
     # ---- the hand moves of the assignment (E) ------------------------------------------------
@@ -198,8 +209,22 @@ def _finish(phase: str, colour: str) -> Action:
 
 
 @cache
-def _next(name: str, turn: int, phase: str) -> Action:
-    return Action(f"Next: {name}", "next-phase", help=f"turn {turn}, {phase} phase")
+def _next_after(turn: int, phase: str) -> Action:
+    """The table's "Next": the phase after ``phase`` (turn.py, next_phase)."""
+    next_turn, next_phase = following(turn, phase)
+    name = PHASE_NAMES[next_phase][0]
+    return Action(f"Next: {name}", "next-phase", help=f"turn {next_turn}, {next_phase} phase")
+
+
+@cache
+def _phase_label(phase: str) -> str:
+    name, section = PHASE_NAMES.get(phase, (phase, ""))
+    return f"{name} ({section})" if section else name
+
+
+@cache
+def _order_line(order: tuple[str, ...], phase: str) -> str:
+    return f"Order: {', '.join(order)} ({ORDER_RULES.get(phase, '')})"
 
 
 HUNT_HELP = "Roll the hunt on this card (G): every culture on it, fewest hunters first"

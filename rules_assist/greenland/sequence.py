@@ -248,8 +248,9 @@ def phase_order(view: Greenland, phase: str | None = None) -> list[str]:
     return list(_phase_order(view, phase or view.counter("phase", "event")))
 
 
-def _phase_order(view: Greenland, phase: str) -> tuple[str, ...]:
-    first = current_first(view)
+def _phase_order(view: Greenland, phase: str, first: str | None = None) -> tuple[str, ...]:
+    if first is None:
+        first = current_first(view)
     if phase == "negotiation":
         return _iron_order(view, first)
     if phase == "elders":
