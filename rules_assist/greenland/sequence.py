@@ -90,7 +90,7 @@ def _in_play(view: Greenland) -> tuple[str, ...]:
     if found is None:
         playing = []
         for colour in view.seats():
-            for cube in view.cubes(colour):  # usually the first cube looked at is out there
+            for cube in view.cube_pieces(colour):  # usually the first looked at is out there
                 if not cube.place.startswith("valhalla_"):
                     playing.append(colour)
                     break
