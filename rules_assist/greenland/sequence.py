@@ -89,8 +89,8 @@ def _in_play(view: Greenland) -> tuple[str, ...]:
     found = memo.get("greenland.in_play")
     if found is None:
         playing = []
-        for colour in view.seats():
-            for cube in view.cube_pieces(colour):  # usually the first looked at is out there
+        for colour, cubes in view.seated_cubes():
+            for cube in cubes:  # usually the first looked at is out there
                 if not cube.place.startswith("valhalla_"):
                     playing.append(colour)
                     break
@@ -231,11 +231,11 @@ def elder_order(view: Greenland, first: str | None = None) -> list[str]:
 
 
 def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
-    memo = view.state.positions_memo()
-    key = ("greenland.elder_order", first)
+    order = _player_order(view, first)
+    memo = view.state.layout_memo()  # the religions change only when an elder card turns
+    key = ("greenland.elder_order", order, id(view.cards))
     found = memo.get(key)
     if found is None:
-        order = _player_order(view, first)
         found = memo[key] = tuple(
             [c for c in order if view.religion(c) != "monotheist"]
             + [c for c in order if view.religion(c) == "monotheist"]
