@@ -149,7 +149,11 @@ def whose_move(
         if found:
             owing = [obligation_text(view, c, card) for c, card in found]
             owed_now = next((pair for pair in ready if pair in found), None)
-    waiting = next((c for c in order if c not in done), None)
+    waiting = None  # the first in order not done with the phase
+    for colour in order:
+        if colour not in done:
+            waiting = colour
+            break
     if phase == "event" and counters.get("event.revealed") != turn:
         return first, "Reveal the event card (D)", owing
     if phase == "event" and counters.get("event.resolved") != turn:
