@@ -38,7 +38,9 @@ from .bots import _hunters, biomes, hunter_move, raid_targets
 from .deck import CULTURES
 from .elders import available_actions
 from .negotiation import (
+    ATTACKS,
     NEW_WORLD,
+    PEACE,
     RESOLVED,
     _begun,
     _defending,
@@ -324,7 +326,27 @@ def _elder_actions(view: Greenland, colour: str) -> list[Action]:
 def negotiation_actions(view: Greenland) -> list[Action]:
     """F: the rounds of attacks that may be made now in A3 order (the obligatory ones marked),
     the peace still possible where a war chief must attack (A3), the New World resolved (F3,
-    the table's) and then pacified."""
+    the table's) and then pacified; read once while no piece moves and the counters they read
+    (the variant, the turn, the first player, the attacks, the peace, the New World resolved)
+    stay: a culture done negotiating leaves them as they were."""
+    counters = view.state.counters
+    key = (
+        "greenland.flow.negotiation",
+        counters.get("variant"),
+        counters.get("turn", 1),
+        current_first(view),
+        repr(counters.get(ATTACKS)),
+        repr(counters.get(PEACE)),
+        counters.get(RESOLVED),
+    )
+    memo = view.state.positions_memo()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_negotiation_actions(view))
+    return list(found)
+
+
+def _negotiation_actions(view: Greenland) -> list[Action]:
     if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
         return []
     found = []
