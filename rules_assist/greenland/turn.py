@@ -8,7 +8,9 @@ stands.
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
   (A2, A3, A5: the next in order acts).
 - ``status(view)``: the turn, the phase, the order, whose move, what comes
-  next, for the turn flow (flow.py) and people.
+  next, for people; ``whose_move`` (whose move and the line saying so, the
+  attacks still owed), ``event_name`` and ``bans`` are its parts, which the
+  turn flow (flow.py) reads too.
 
 Who goes when is sequence.py's; the negotiation's reading is negotiation.py's.
 """
