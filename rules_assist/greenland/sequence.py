@@ -108,15 +108,20 @@ def _player_order(view: Greenland, first: str | None) -> tuple[str, ...]:
     key = ("greenland.player_order", first)
     found = memo.get(key)
     if found is None:
-        seats = view.seats()
         playing = _in_play(view)
-        if first not in seats:
-            first = seats[0] if seats else None
-        if first is None:
-            found = ()
-        else:
-            start = seats.index(first)
-            found = tuple(c for c in seats[start:] + seats[:start] if c in playing)
+        kept = view.state.layout_memo()  # the seats stay: the order changes with who plays
+        seated = ("greenland.player_order", first, playing)
+        found = kept.get(seated)
+        if found is None:
+            seats = view.seats()
+            if first not in seats:
+                first = seats[0] if seats else None
+            if first is None:
+                found = ()
+            else:
+                start = seats.index(first)
+                found = tuple(c for c in seats[start:] + seats[:start] if c in playing)
+            kept[seated] = found
         memo[key] = found
     return found
 
