@@ -37,9 +37,10 @@ from ..driver import CHANCE, MOVES, TERMINAL, Action, Status
 from .bots import _hunters, biomes, hunter_move, raid_targets
 from .deck import CULTURES
 from .elders import available_actions
-from .hunt import hunt_order
 from .negotiation import (
+    ATTACKS,
     NEW_WORLD,
+    PEACE,
     RESOLVED,
     _begun,
     _defending,
@@ -52,9 +53,18 @@ from .negotiation import (
 )
 from .payments import d_cards
 from .procedure_table import elder_action_name
+from .raid import defenders
 from .scoring import score
-from .sequence import PHASE_NAMES, PHASES, _in_play, current_first
-from .turn import status
+from .sequence import (
+    ORDER_RULES,
+    PHASE_NAMES,
+    PHASES,
+    _in_play,
+    _phase_order,
+    current_first,
+    following,
+)
+from .turn import bans, event_name, whose_move
 from .variants import advanced_off
 from .view import ROW_PLACES, Greenland
 
@@ -84,8 +94,7 @@ class GreenlandFlow:
         return str(state.counters.get("phase") or "event")
 
     def phase_label(self, phase: str) -> str:
-        name, section = PHASE_NAMES.get(phase, (phase, ""))
-        return f"{name} ({section})" if section else name
+        return _phase_label(phase)
 
     def is_terminal(self, state: TableState) -> bool:
         """J: the turn sequence has ended the game, or no culture is left in play (J1)."""
@@ -106,25 +115,30 @@ class GreenlandFlow:
 
     # ---- the status --------------------------------------------------------------------
     def _status(self, view: Greenland) -> Status:
-        now = status(view)
-        turn, phase = now["turn"], now["phase"]
-        label = self.phase_label(phase)
-        lines = [now["text"], f"Order: {', '.join(now['order'])} ({now['order_rule']})"]
-        if now["event"]:
-            lines.append(f"Event: {now['event']}")
-        lines += [f"Ban: {ban}" for ban in now["bans"]]
-        if now["obligations"]:  # A3: where the negotiations failed
-            lines.append(f"Still to attack: {'; '.join(now['obligations'])}")
-        if now["game_over"] or not _in_play(view):
+        counters = view.state.counters
+        turn = int(counters.get("turn", 1) or 1)
+        phase = counters.get("phase", "event") or "event"
+        first = current_first(view)
+        order = _phase_order(view, phase, first)
+        done = counters.get("phase.done") or ()
+        whose, text, owing = whose_move(view, turn, phase, first, order, done)
+        lines = [text, _order_line(order, phase)]
+        event = event_name(view, turn)
+        if event:
+            lines.append(f"Event: {event}")
+        for ban in bans(view, turn):
+            lines.append(f"Ban: {ban}")
+        if owing:  # A3: where the negotiations failed
+            lines.append(f"Still to attack: {'; '.join(owing)}")
+        label = _phase_label(phase)
+        if counters.get("game_over") is not None or not _in_play(view):
             return Status(turn, phase, label, TERMINAL, tuple(lines), ())
-        whose = now["whose_move"]
-        done = now["done"]
         actions: list[Action] = []
         to_move: str = CHANCE
         if phase == "event":
-            if view.counter("event.revealed") != turn:
+            if counters.get("event.revealed") != turn:
                 actions.append(REVEAL)
-            elif view.counter("event.resolved") != turn:
+            elif counters.get("event.resolved") != turn:
                 actions.append(APPLY)
         elif phase == "assignment":
             if whose is not None:
@@ -145,8 +159,7 @@ class GreenlandFlow:
             actions += elder_actions(view, whose)
         if phase in FINISHED_IN_TURN and whose is not None and whose not in done:
             actions.append(_finish(phase, whose))
-        nxt = now["next"]
-        actions.append(_next(nxt["name"], nxt["turn"], nxt["phase"]))
+        actions.append(_next_after(turn, phase))
         return Status(turn, phase, label, to_move, tuple(lines), tuple(actions))
 
     # ---- the hand moves of the assignment (E) ------------------------------------------------
@@ -198,8 +211,22 @@ def _finish(phase: str, colour: str) -> Action:
 
 
 @cache
-def _next(name: str, turn: int, phase: str) -> Action:
-    return Action(f"Next: {name}", "next-phase", help=f"turn {turn}, {phase} phase")
+def _next_after(turn: int, phase: str) -> Action:
+    """The table's "Next": the phase after ``phase`` (turn.py, next_phase)."""
+    next_turn, next_phase = following(turn, phase)
+    name = PHASE_NAMES[next_phase][0]
+    return Action(f"Next: {name}", "next-phase", help=f"turn {next_turn}, {next_phase} phase")
+
+
+@cache
+def _phase_label(phase: str) -> str:
+    name, section = PHASE_NAMES.get(phase, (phase, ""))
+    return f"{name} ({section})" if section else name
+
+
+@cache
+def _order_line(order: tuple[str, ...], phase: str) -> str:
+    return f"Order: {', '.join(order)} ({ORDER_RULES.get(phase, '')})"
 
 
 HUNT_HELP = "Roll the hunt on this card (G): every culture on it, fewest hunters first"
@@ -213,32 +240,54 @@ def hunt_actions(view: Greenland) -> list[Action]:
     key = ("greenland.flow.hunts", first)
     offered = memo.get(key)
     if offered is None:
-        offered = memo[key] = tuple(_hunts(view, first))
+        offered = memo[key] = _hunts(view, first)
     hunted = view.counter("hunt.done")
     if not hunted:
         return list(offered)
     return [a for a in offered if a.params["card"] not in hunted]
 
 
-def _hunts(view: Greenland, first: str | None) -> Iterator[Action]:
+def _hunts(view: Greenland, first: str | None) -> tuple[Action, ...]:
+    """The hunts offered, the rows' cards then the tableaus', as they lie. A card's hunt is
+    made again only when the hunters on it change (kept while no card comes, goes or turns)."""
     state = view.state
     places, pieces = state.places, state.pieces
-    seats = view.seats()
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in seats)):
+    made = state.layout_memo()
+    found = []
+    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+        tableau = place.startswith("tableau_")
         for pid in places[place].contents if place in places else ():
             area = places.get(pid)
             if area is None or not area.contents:
                 continue
-            hunters = view.hunters_on(pid)
+            hunters: dict[str, int] = {}  # culture: its cubes in the hunting area
+            for cube in area.contents:
+                piece = pieces[cube]
+                if piece.spot == "hunters":
+                    hunters[piece.owner] = hunters.get(piece.owner, 0) + 1
             if not hunters:
                 continue
-            if place.startswith("tableau_") and not hunt_order(view, pid):
+            if tableau and _defended_only(view, pid, hunters):
                 continue  # only its defenders there: nobody raids it (G1)
-            owners = [pieces[h].owner for h in hunters]
-            who = ", ".join(f"{c} {owners.count(c)}" for c in seats if c in owners)
-            yield Action(
-                f"Hunt {view.name(pid)} ({who})", "hunt", {"card": pid}, actor=first, help=HUNT_HELP
-            )
+            key = ("greenland.flow.hunt", pid, first)
+            kept = made.get(key)
+            if kept is None or kept[0] != hunters:
+                kept = made[key] = (hunters, _hunt(view, pid, first, hunters))
+            found.append(kept[1])
+    return tuple(found)
+
+
+def _defended_only(view: Greenland, card: str, hunters: dict[str, int]) -> bool:
+    """A tableau card with only its defenders' cubes on it (E5): nobody rolls to raid it."""
+    guard = defenders(view, card)
+    return all(c in guard for c in hunters if c)
+
+
+def _hunt(view: Greenland, card: str, first: str | None, hunters: dict[str, int]) -> Action:
+    who = ", ".join(f"{c} {hunters[c]}" for c in view.seats() if c in hunters)
+    return Action(
+        f"Hunt {view.name(card)} ({who})", "hunt", {"card": card}, actor=first, help=HUNT_HELP
+    )
 
 
 def animal_actions(view: Greenland) -> list[Action]:
@@ -277,7 +326,27 @@ def _elder_actions(view: Greenland, colour: str) -> list[Action]:
 def negotiation_actions(view: Greenland) -> list[Action]:
     """F: the rounds of attacks that may be made now in A3 order (the obligatory ones marked),
     the peace still possible where a war chief must attack (A3), the New World resolved (F3,
-    the table's) and then pacified."""
+    the table's) and then pacified; read once while no piece moves and the counters they read
+    (the variant, the turn, the first player, the attacks, the peace, the New World resolved)
+    stay: a culture done negotiating leaves them as they were."""
+    counters = view.state.counters
+    key = (
+        "greenland.flow.negotiation",
+        counters.get("variant"),
+        counters.get("turn", 1),
+        current_first(view),
+        repr(counters.get(ATTACKS)),
+        repr(counters.get(PEACE)),
+        counters.get(RESOLVED),
+    )
+    memo = view.state.positions_memo()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_negotiation_actions(view))
+    return list(found)
+
+
+def _negotiation_actions(view: Greenland) -> list[Action]:
     if advanced_off(view, "F2") and advanced_off(view, "F3"):  # C2: neither in beginners
         return []
     found = []

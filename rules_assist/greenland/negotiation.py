@@ -291,20 +291,21 @@ def mixed_cards(view: Greenland) -> tuple[str, ...]:
     if found is None:
         places, pieces = view.state.places, view.state.pieces
         mixed = []
-        for card in _table_cards(view):
-            contents = places[card].contents
-            if len(contents) < 2:
-                continue
-            first = None
-            for cube in contents:
-                owner = pieces[cube].owner
-                if not owner:
+        for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+            for card in places[place].contents if place in places else ():
+                area = places.get(card)
+                if area is None or len(area.contents) < 2:
                     continue
-                if first is None:
-                    first = owner
-                elif owner != first:
-                    mixed.append(card)
-                    break
+                first = None
+                for cube in area.contents:
+                    owner = pieces[cube].owner
+                    if not owner:
+                        continue
+                    if first is None:
+                        first = owner
+                    elif owner != first:
+                        mixed.append(card)
+                        break
         found = memo["greenland.mixed_cards"] = tuple(mixed)
     return found
 

@@ -89,8 +89,8 @@ def _in_play(view: Greenland) -> tuple[str, ...]:
     found = memo.get("greenland.in_play")
     if found is None:
         playing = []
-        for colour in view.seats():
-            for cube in view.cubes(colour):  # usually the first cube looked at is out there
+        for colour, cubes in view.seated_cubes():
+            for cube in cubes:  # usually the first looked at is out there
                 if not cube.place.startswith("valhalla_"):
                     playing.append(colour)
                     break
@@ -108,15 +108,20 @@ def _player_order(view: Greenland, first: str | None) -> tuple[str, ...]:
     key = ("greenland.player_order", first)
     found = memo.get(key)
     if found is None:
-        seats = view.seats()
         playing = _in_play(view)
-        if first not in seats:
-            first = seats[0] if seats else None
-        if first is None:
-            found = ()
-        else:
-            start = seats.index(first)
-            found = tuple(c for c in seats[start:] + seats[:start] if c in playing)
+        kept = view.state.layout_memo()  # the seats stay: the order changes with who plays
+        seated = ("greenland.player_order", first, playing)
+        found = kept.get(seated)
+        if found is None:
+            seats = view.seats()
+            if first not in seats:
+                first = seats[0] if seats else None
+            if first is None:
+                found = ()
+            else:
+                start = seats.index(first)
+                found = tuple(c for c in seats[start:] + seats[:start] if c in playing)
+            kept[seated] = found
         memo[key] = found
     return found
 
@@ -231,11 +236,11 @@ def elder_order(view: Greenland, first: str | None = None) -> list[str]:
 
 
 def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
-    memo = view.state.positions_memo()
-    key = ("greenland.elder_order", first)
+    order = _player_order(view, first)
+    memo = view.state.layout_memo()  # the religions change only when an elder card turns
+    key = ("greenland.elder_order", order, id(view.cards))
     found = memo.get(key)
     if found is None:
-        order = _player_order(view, first)
         found = memo[key] = tuple(
             [c for c in order if view.religion(c) != "monotheist"]
             + [c for c in order if view.religion(c) == "monotheist"]
@@ -248,8 +253,9 @@ def phase_order(view: Greenland, phase: str | None = None) -> list[str]:
     return list(_phase_order(view, phase or view.counter("phase", "event")))
 
 
-def _phase_order(view: Greenland, phase: str) -> tuple[str, ...]:
-    first = current_first(view)
+def _phase_order(view: Greenland, phase: str, first: str | None = None) -> tuple[str, ...]:
+    if first is None:
+        first = current_first(view)
     if phase == "negotiation":
         return _iron_order(view, first)
     if phase == "elders":

@@ -8,13 +8,16 @@ stands.
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
   (A2, A3, A5: the next in order acts).
 - ``status(view)``: the turn, the phase, the order, whose move, what comes
-  next, for the turn flow (flow.py) and people.
+  next, for people; ``whose_move`` (whose move and the line saying so, the
+  attacks still owed), ``event_name`` and ``bans`` are its parts, which the
+  turn flow (flow.py) reads too.
 
 Who goes when is sequence.py's; the negotiation's reading is negotiation.py's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..procedures import ProcedureContext, ProcedureError
@@ -103,46 +106,10 @@ def status(view: Greenland) -> dict[str, Any]:
     phase = counters.get("phase", "event") or "event"
     name, section = PHASE_NAMES.get(phase, (phase, ""))
     first = current_first(view)
-    order = _phase_order(view, phase)
+    order = _phase_order(view, phase, first)
     done = list(counters.get("phase.done") or ())
-    waiting = [c for c in order if c not in done]
-    bans = []
-    if counters.get("ban.maritime") == turn:
-        bans.append("no maritime hunting (D7)")
-    if counters.get("ban.markland") == turn:
-        bans.append("no moving to or from Markland (D9)")
-    over = counters.get("game_over")
-    owed_now: list[tuple[str, str]] = []
-    owing: list[str] = []
-    if phase == "negotiation" and over is None:
-        found, ready = negotiation_reading(view)
-        if found:
-            owing = [obligation_text(view, c, card) for c, card in found]
-            owed_now = [
-                (c, obligation_text(view, c, card)) for c, card in ready if (c, card) in found
-            ]
+    whose, text, owing = whose_move(view, turn, phase, first, order, done)
     next_turn, next_phase_id = following(turn, phase)
-    next_name, next_section = PHASE_NAMES[next_phase_id]
-    revealed = counters.get("event.revealed") == turn
-    if over is not None:
-        whose, text = None, "The game is over (J): count the victory points"
-    elif phase == "event" and not revealed:
-        whose, text = first, "Reveal the event card (D)"
-    elif phase == "event" and counters.get("event.resolved") != turn:
-        whose = first
-        text = f"Apply the event's icons left to right, then its auction (D), {whose} first"
-    elif phase == "hunt" and waiting:
-        whose = waiting[0]
-        text = f"{first} picks the next card to hunt (A4)"
-    elif phase == "negotiation" and owed_now and (owed_now[0][0] in done or not waiting):
-        whose = owed_now[0][0]  # A3: a culture that has finished still owes an attack
-        text = owed_now[0][1]
-    elif waiting:
-        whose, text = waiting[0], f"{waiting[0]} to act ({ORDER_RULES[phase]})"
-    else:
-        whose = None
-        text = f"Next: {next_name} ({next_section}), turn {next_turn}"
-    current = view.state.places["event_current"].contents if revealed else ()
     return {
         "turn": turn,
         "phase": phase,
@@ -154,10 +121,74 @@ def status(view: Greenland) -> dict[str, Any]:
         "order_rule": ORDER_RULES.get(phase, ""),
         "done": done,
         "whose_move": whose,
-        "event": view.name(current[-1]) if current else None,
-        "bans": bans,
+        "event": event_name(view, turn),
+        "bans": bans(view, turn),
         "obligations": owing,
-        "game_over": over is not None,
-        "next": {"turn": next_turn, "phase": next_phase_id, "name": next_name},
+        "game_over": counters.get("game_over") is not None,
+        "next": {"turn": next_turn, "phase": next_phase_id, "name": PHASE_NAMES[next_phase_id][0]},
         "text": text,
     }
+
+
+def whose_move(
+    view: Greenland,
+    turn: int,
+    phase: str,
+    first: str | None,
+    order: Sequence[str],
+    done: Sequence[str],
+) -> tuple[str | None, str, list[str]]:
+    """Whose move it is (None: nobody's, the phase may move on), the line saying what is to be
+    done, and the attacks still owed where the negotiations failed (A3), for the turn's
+    ``first`` player, the phase's ``order`` and the cultures ``done`` with the phase."""
+    counters = view.state.counters
+    if counters.get("game_over") is not None:
+        return None, "The game is over (J): count the victory points", []
+    owing: list[str] = []
+    owed_now: tuple[str, str] | None = None  # the first attack owed that may be made now
+    if phase == "negotiation":
+        found, ready = negotiation_reading(view)
+        if found:
+            owing = [obligation_text(view, c, card) for c, card in found]
+            owed_now = next((pair for pair in ready if pair in found), None)
+    waiting = None  # the first in order not done with the phase
+    for colour in order:
+        if colour not in done:
+            waiting = colour
+            break
+    if phase == "event" and counters.get("event.revealed") != turn:
+        return first, "Reveal the event card (D)", owing
+    if phase == "event" and counters.get("event.resolved") != turn:
+        return (
+            first,
+            f"Apply the event's icons left to right, then its auction (D), {first} first",
+            owing,
+        )
+    if phase == "hunt" and waiting is not None:
+        return waiting, f"{first} picks the next card to hunt (A4)", owing
+    if owed_now is not None and (owed_now[0] in done or waiting is None):
+        return owed_now[0], obligation_text(view, *owed_now), owing  # A3: one done still owes
+    if waiting is not None:
+        return waiting, f"{waiting} to act ({ORDER_RULES[phase]})", owing
+    next_turn, next_phase_id = following(turn, phase)
+    next_name, next_section = PHASE_NAMES[next_phase_id]
+    return None, f"Next: {next_name} ({next_section}), turn {next_turn}", owing
+
+
+def event_name(view: Greenland, turn: int) -> str | None:
+    """The event revealed this turn (D), if it has been."""
+    if view.state.counters.get("event.revealed") != turn:
+        return None
+    current = view.state.places["event_current"].contents
+    return view.name(current[-1]) if current else None
+
+
+def bans(view: Greenland, turn: int) -> list[str]:
+    """What the event forbids this turn (D7, D9)."""
+    counters = view.state.counters
+    found = []
+    if counters.get("ban.maritime") == turn:
+        found.append("no maritime hunting (D7)")
+    if counters.get("ban.markland") == turn:
+        found.append("no moving to or from Markland (D9)")
+    return found

@@ -113,6 +113,17 @@ class Greenland:
             found = memo[("greenland.cubes", colour)] = tuple(self._cubes(colour))
         return found
 
+    def seated_cubes(self) -> tuple[tuple[str, tuple[Piece, ...]], ...]:
+        """Each seat's colour with its cubes (``cube_pieces``), as seated (kept in the table's
+        memo: not to be changed)."""
+        memo = self.state.layout_memo()
+        found = memo.get("greenland.seated_cubes")
+        if found is None:
+            found = memo["greenland.seated_cubes"] = tuple(
+                (colour, self.cube_pieces(colour)) for colour in self.seats()
+            )
+        return found
+
     def _cubes(self, colour: str) -> list[Piece]:
         pieces = self.state.pieces
         small = self.cards.constants.small_cubes
