@@ -178,14 +178,23 @@ def attackers(view: Greenland, card: str, order: list[str] | None = None) -> lis
     key = ("greenland.attackers", card, tuple(order))
     found = memo.get(key)
     if found is None:
-        found = memo[key] = [
-            colour
-            for colour in order
-            if colour in cubes
-            and _victims(view, card, colour)
-            and (view.war_chiefs(colour) or _defending(view, card, colour))
-        ]
+        found = memo[key] = _attackers(view, card, cubes, order)
     return list(found)
+
+
+def _attackers(
+    view: Greenland, card: str, cubes: dict[str, list[str]], order: list[str]
+) -> list[str]:
+    """The cultures of ``order`` with cubes on a card of two cultures or more that attack there:
+    a war chief's, or the defenders of a raided tableau card (F2). Each has victims there: the
+    others present, or for a defender the raiders (``_victims``), of whom there is one at least."""
+    guard = defenders(view, card)
+    raided = view.side(card) == "tableau" and any(c not in guard for c in cubes)
+    return [
+        colour
+        for colour in order
+        if colour in cubes and (view.war_chiefs(colour) or (raided and colour in guard))
+    ]
 
 
 def _this_turn(view: Greenland, counter: str, key: str) -> list[str]:
@@ -250,37 +259,13 @@ def _begun(view: Greenland, card: str) -> bool:
 
 def obligations(view: Greenland) -> list[tuple[str, str]]:
     """A3: (colour, card) for each war chief that must still attack, most iron first."""
-    order = negotiation_order(view)
-    done = attacked(view)
-    found = []
-    for card in mixed_cards(view):  # cubes of one culture at most: nobody to attack
-        if contested(view, card, order):
-            found += [
-                (c, card) for c in chief_order(view, card, order) if f"{c}@{card}" not in done
-            ]
-    return sorted(found, key=lambda pair: order.index(pair[0]))
+    return list(negotiation_reading(view)[0])
 
 
 def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
     """The rounds of attacks that may be made now, most iron first (A3): on each card the first
     war chief still to attack there, and any defender without one (F2)."""
-    order = negotiation_order(view)
-    done = attacked(view)
-    peace = at_peace(view)
-    found = []
-    for card in mixed_cards(view):
-        if card in peace:
-            continue
-        chief_waiting = False
-        for colour in attackers(view, card, order):
-            if f"{colour}@{card}" in done:
-                continue
-            if not view.war_chiefs(colour):
-                found.append((colour, card))
-            elif not chief_waiting:
-                found.append((colour, card))
-                chief_waiting = True
-    return sorted(found, key=lambda pair: order.index(pair[0]))
+    return list(negotiation_reading(view)[1])
 
 
 def mixed_cards(view: Greenland) -> tuple[str, ...]:
@@ -327,11 +312,39 @@ def negotiation_reading(
     memo = view.state.positions_memo()
     found = memo.get(key)
     if found is None:
-        found = ([], [])
-        if _may_attack(view):
-            found = (obligations(view), ready_attacks(view))
-        memo[key] = found
+        found = memo[key] = _reading(view) if _may_attack(view) else ([], [])
     return found
+
+
+def _reading(view: Greenland) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """One pass over the cards where cultures meet, not at peace this turn: where a war chief
+    may attack and the negotiations have failed (``contested``), each war chief in
+    ``chief_order`` not done there owes an attack; the first of them may attack now, and so
+    may any defender without a war chief. Both most iron first (A3)."""
+    order = negotiation_order(view)
+    done = set(attacked(view))
+    peace = at_peace(view)
+    chiefs = {colour: bool(view.war_chiefs(colour)) for colour in order}
+    owed: list[tuple[str, str]] = []
+    ready: list[tuple[str, str]] = []
+    for card in mixed_cards(view):  # cubes of one culture at most: nobody to attack
+        if card in peace:
+            continue
+        may = attackers(view, card, order)
+        to_come = [c for c in may if f"{c}@{card}" not in done]
+        if any(chiefs[c] for c in may) and (view.side(card) != "tableau" or _raided(view, card)):
+            owed += [(c, card) for c in to_come if chiefs[c]]
+        chief_waiting = False
+        for colour in to_come:
+            if not chiefs[colour]:
+                ready.append((colour, card))
+            elif not chief_waiting:
+                ready.append((colour, card))
+                chief_waiting = True
+    rank = {colour: n for n, colour in enumerate(order)}
+    owed.sort(key=lambda pair: rank[pair[0]])
+    ready.sort(key=lambda pair: rank[pair[0]])
+    return owed, ready
 
 
 def _may_attack(view: Greenland) -> bool:
