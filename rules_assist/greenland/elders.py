@@ -59,10 +59,10 @@ from ..questions import Question
 from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
-from .payments import elder_cubes, kill_elder, row_id, spend
+from .payments import RANK_SPOTS, elder_cubes, kill_elder, row_id, spend
 from .sequence import view_of
 from .variants import advanced_off, cooperative, refuse_if_off
-from .view import Greenland
+from .view import COLOURS, Greenland
 
 ACTIONS = (
     "domesticate",
@@ -464,18 +464,20 @@ def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict
     params = {"colour": colour, "cards": view.cards}
     poly = view.religion(colour) != "monotheist"
     energy = view.disks(colour, "energy") > 0
-    bishops = bool(ready_elders(view, colour, 2)) and energy
-    if poly and bishops and hand_cards(view, colour, "D") and not advanced_off(view, "I1"):
+    ready = _ready_ranks(view, colour)
+    hand = _hand_kinds(view, colour)
+    bishops = 2 in ready and energy
+    if poly and bishops and "D" in hand and not advanced_off(view, "I1"):
         found.append(("Domestication (I1): play a D card", domesticate, params))
     if poly and bishops:
         found.append(("Banishment (I2): kill an elder or roll the Martyr Roll", banish, params))
-    if not poly and bishops and _kill_targets(view, colour):
+    if not poly and bishops:  # the bishop may burn himself ('elder:2'): never without a target
         found.append(("Witch-burn (I3): kill a cube in the tableau", witch_burn, params))
     pay = view.disks(colour, "iron") or (colour == "green" and view.disks(colour, "ivory"))
-    playable = hand_cards(view, colour, "I") and not advanced_off(view, "I4")
-    if ready_elders(view, colour, 3) and pay and playable:
+    playable = "I" in hand and not advanced_off(view, "I4")
+    if 3 in ready and pay and playable:
         found.append(("Tool-maker (I4): play an I card", tool_maker, params))
-    if not poly and energy and ready_elders(view, colour, 5):
+    if not poly and energy and 5 in ready:
         for other in view.seats():
             if other != colour:
                 found.append(
@@ -490,6 +492,41 @@ def available_actions(view: Greenland, colour: str) -> list[tuple[str, Any, dict
             found.append(
                 (f"Proselytize (I6): preach to {other}", proselytize, {**params, "target": other})
             )
-    if poly and not elder_cubes(view, colour):
+    if poly and not _has_elders(view, colour):
         found.append(("Baptism (I7): turn monotheist", baptize, params))
     return found
+
+
+def _ready_ranks(view: Greenland, colour: str) -> set[int]:
+    """The ranks of ``colour``'s own card with an elder who has not acted this turn
+    (``ready_elders``), read in one look at the card."""
+    place = view.state.places.get(f"elder-{colour}")
+    if place is None:
+        return set()
+    turn = turn_of(view)
+    pieces = view.state.pieces
+    found = set()
+    for pid in place.contents:
+        piece = pieces[pid]
+        rank = RANK_SPOTS.get(piece.spot)
+        if rank is not None and piece.owner == colour and piece.props.get("acted") != turn:
+            found.add(rank)
+    return found
+
+
+def _hand_kinds(view: Greenland, colour: str) -> set[str]:
+    """The kinds of card in ``colour``'s hand (``hand_cards``: 'D', 'I', ...), in one look."""
+    place = view.state.places.get(f"hand_{colour}")
+    return {view.row(pid).get("hand") for pid in (place.contents if place else ())}
+
+
+def _has_elders(view: Greenland, colour: str) -> bool:
+    """Any cube of ``colour`` on a rank of an elder card (``elder_cubes``), without listing them."""
+    places, pieces = view.state.places, view.state.pieces
+    for card in COLOURS:
+        place = places.get(f"elder-{card}")
+        for pid in place.contents if place is not None else ():
+            piece = pieces[pid]
+            if piece.owner == colour and piece.spot in RANK_SPOTS:
+                return True
+    return False
