@@ -38,9 +38,7 @@ from .bots import _hunters, biomes, hunter_move, raid_targets
 from .deck import CULTURES
 from .elders import available_actions
 from .negotiation import (
-    ATTACKS,
     NEW_WORLD,
-    PEACE,
     RESOLVED,
     _begun,
     _defending,
@@ -50,6 +48,7 @@ from .negotiation import (
     negotiation_reading,
     obligation_text,
     present,
+    reading_key,
 )
 from .payments import d_cards
 from .procedure_table import elder_action_name
@@ -333,10 +332,7 @@ def negotiation_actions(view: Greenland) -> list[Action]:
     key = (
         "greenland.flow.negotiation",
         counters.get("variant"),
-        counters.get("turn", 1),
-        current_first(view),
-        repr(counters.get(ATTACKS)),
-        repr(counters.get(PEACE)),
+        reading_key(view),
         counters.get(RESOLVED),
     )
     memo = view.state.positions_memo()

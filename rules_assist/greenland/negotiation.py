@@ -301,19 +301,29 @@ def negotiation_reading(
     """A3: the war chiefs that must still attack and the rounds of attacks that may be made now
     (``obligations`` and ``ready_attacks``), read once while no piece moves and the counters
     they read (the turn, the first player, the attacks made, the peace agreed) stay."""
-    counters = view.state.counters
-    key = (
-        "greenland.negotiation",
-        counters.get("turn", 1),
-        current_first(view),
-        repr(counters.get(ATTACKS)),
-        repr(counters.get(PEACE)),
-    )
+    key = reading_key(view)
     memo = view.state.positions_memo()
     found = memo.get(key)
     if found is None:
         found = memo[key] = _reading(view) if _may_attack(view) else ([], [])
     return found
+
+
+def reading_key(view: Greenland) -> tuple[Any, ...]:
+    """The counters ``negotiation_reading`` reads (the turn, the first player, the attacks made,
+    the peace agreed), as a key for the memos kept while no piece moves; made once a table."""
+    memo = view.state.memo()
+    key = memo.get("greenland.negotiation.key")
+    if key is None:
+        counters = view.state.counters
+        key = memo["greenland.negotiation.key"] = (
+            "greenland.negotiation",
+            counters.get("turn", 1),
+            current_first(view),
+            repr(counters.get(ATTACKS)),
+            repr(counters.get(PEACE)),
+        )
+    return key
 
 
 def _reading(view: Greenland) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
