@@ -312,14 +312,20 @@ def elder_actions(view: Greenland, colour: str) -> list[Action]:
 
 
 def _elder_actions(view: Greenland, colour: str) -> list[Action]:
-    found = []
-    for label, procedure, params in available_actions(view, colour):
-        chosen = {"colour": colour, "action": elder_action_name(procedure)}
-        if "target" in params:
-            chosen["target"] = params["target"]
-        found.append(Action(label, "elder", chosen, actor=colour))
+    found = [
+        _elder_action(label, colour, procedure, params.get("target"))
+        for label, procedure, params in available_actions(view, colour)
+    ]
     found.append(_finish("elders", colour))
     return found
+
+
+@cache
+def _elder_action(label: str, colour: str, procedure: Any, target: str | None) -> Action:
+    chosen = {"colour": colour, "action": elder_action_name(procedure)}
+    if target is not None:
+        chosen["target"] = target
+    return Action(label, "elder", chosen, actor=colour)
 
 
 def negotiation_actions(view: Greenland) -> list[Action]:
