@@ -240,7 +240,8 @@ class Game:
 
     def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
         """The parameters as the procedure takes them (a card's name turned into its piece id,
-        the game's deck rows added); by default as given."""
+        the game's deck rows added); by default as given. ``params`` is the caller's own copy:
+        prepare may change it and return it."""
         return params
 
     def default_actor(
@@ -281,17 +282,19 @@ class Game:
     ) -> Any:
         """Run one of the game's procedures on a table, refusing it outside its phase."""
         spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
-        params = params or {}
-        self.refuse_outside_phase(table.state, spec)
-        prepared = self.prepare(table.state, spec, dict(params))
+        state = table.state
+        if spec.phases:
+            self.refuse_outside_phase(state, spec)
+        given = dict(params) if params else {}  # a copy prepare may change
+        logged = self.recorded_as(spec, given)  # as given, before prepare
         return run_procedure(
             table,
             actor,
             spec.function,
-            name=self.recorded_as(spec, params),
+            name=logged,
             choices=choices,
             answerer=answerer,
-            **prepared,
+            **self.prepare(state, spec, given),
         )
 
     def recorded_as(self, spec: ProcedureSpec, params: Mapping[str, Any]) -> str:

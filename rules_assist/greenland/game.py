@@ -14,7 +14,7 @@ from tabletop.core import Command, TableError, TableState
 
 from ..game import Game, ProcedureSpec, ProcedureTable
 from ..procedures import ProcedureError
-from .procedure_table import spec_for, takes_cards
+from .procedure_table import arguments_of, elder, spec_for
 
 
 class GreenlandGame(Game):
@@ -82,18 +82,17 @@ class GreenlandGame(Game):
 
         return procedure_table()
 
-    CARD_PARAMETERS = ("card", "daughter", "cube_or_card")
-
     def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
         """The parameters as the procedure takes them: a card named by its name (the command
         line) turned into its piece id (ids pass as they are), and the game's deck rows
-        (``cards``) for a procedure that takes them."""
-        params = dict(params)
-        for key in self.CARD_PARAMETERS:
+        (``cards``) for a procedure that takes them. ``params`` is the caller's copy (``Game.run``
+        and the command line give one): it is filled in and returned."""
+        named, takes_cards = arguments_of(spec.function)
+        for key in named:
             value = params.get(key)
             if isinstance(value, str) and value not in state.pieces:
                 params[key] = self.card_id(value, key)
-        if "cards" not in params and takes_cards(spec.function):
+        if takes_cards and "cards" not in params:
             params["cards"] = self.cards
         return params
 
@@ -130,7 +129,7 @@ class GreenlandGame(Game):
     def recorded_as(self, spec: ProcedureSpec, params: Any) -> str:
         """As ``Game.recorded_as``, an elder action logged under its own name
         ('greenland.elder.banish')."""
-        return spec_for(spec, params).recorded_as
+        return spec_for(spec, params).recorded_as if spec.function is elder else spec.recorded_as
 
     has_score = True
 

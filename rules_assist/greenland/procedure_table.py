@@ -92,9 +92,15 @@ def spec_for(spec: ProcedureSpec, params: Mapping[str, Any]) -> ProcedureSpec:
     return dataclasses.replace(spec, log_name=f"greenland.elder.{procedure.__name__}")
 
 
+CARD_PARAMETERS = ("card", "daughter", "cube_or_card")  # the parameters that name a card
+
+
 @cache
-def takes_cards(function: Callable[..., Any]) -> bool:
-    return "cards" in inspect.signature(function).parameters
+def arguments_of(function: Callable[..., Any]) -> tuple[tuple[str, ...], bool]:
+    """What ``GreenlandGame.prepare`` fills in for a procedure, read once: the parameters it takes
+    that name a card (``CARD_PARAMETERS``), and whether it takes the deck rows (``cards``)."""
+    taken = inspect.signature(function).parameters
+    return tuple(key for key in CARD_PARAMETERS if key in taken), "cards" in taken
 
 
 def procedure_table() -> ProcedureTable:
