@@ -216,11 +216,12 @@ class TurnPlay:
                 return chosen
         if phase == "elders":
             offered = [a for a in actions if a.name == "elder"]
-            count = sum(1 for key in tried if key[0] == turn and key[1] == "elder")
+            taken = self.__dict__.setdefault("_elder_actions", {})  # per turn and seat
+            count = taken.get(turn, 0)
             if offered and count < MAX_ELDER_ACTIONS:
                 picked = self.elder_action(view, seat, offered)
                 if picked is not None:
-                    tried.add((turn, "elder", count))
+                    taken[turn] = count + 1
                     return picked
         finish = next((a for a in actions if a.name == "finish"), None)
         if finish is not None:
