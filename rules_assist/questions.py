@@ -49,9 +49,13 @@ class AnswerError(TableError):
     """An answer that does not fit its question (names the question and what would fit)."""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Question:
-    """A decision a procedure needs, with whose it is and what would answer it."""
+    """A decision a procedure needs, with whose it is and what would answer it.
+
+    Set once, when asked, and never changed after; compared and hashed by its fields. (Not
+    ``frozen=True``: a frozen dataclass sets each field through ``object.__setattr__``, and a
+    question is made for every decision of every procedure.)"""
 
     key: str
     text: str
