@@ -266,8 +266,11 @@ class Hunting:
         self.ctx.move(cube, f"hunters_{self.view.state.pieces[cube].owner}")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Outcome:
+    """What the dice say on a card (``judge``), read and never changed (not frozen: one is made
+    for every roll of every hunt)."""
+
     hits: int
     success: bool
     deaths: tuple[str, ...]  # the cubes whose dice show an attrition face
