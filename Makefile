@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test imports lint format bench clean
+.PHONY: run test imports lint format bench bench-instructions clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -36,6 +36,14 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	PYTHONPATH=$(CURDIR) TABLETOP_GAME_PACKAGES=tests TABLETOP_BENCH_MODULES=tests/toy $(BIN)/tabletop bench --json
+
+# CPU instructions a simulated Greenland game takes (valgrind; the same on every run, unlike
+# seconds): four games less one, over three, so the start-up does not count.
+bench-instructions: $(STAMP)
+	@command -v valgrind >/dev/null || { echo "make bench-instructions needs valgrind (apt-get install valgrind)"; exit 2; }
+	@one=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 1 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
+	four=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 4 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
+	echo "$$(( (four - one) / 3 / 1000000 )) M instructions a simulated Greenland game"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
