@@ -123,7 +123,7 @@ def _without_transport(view: Greenland, colour: str, target: str) -> bool:
 def _candidate(view: Greenland, cube: str, target: str, colour: str) -> Command | None:
     """The move of the cube to the target if it is legal on this table, else None."""
     if _without_transport(view, colour, target):
-        return None  # what the checker would say (E1, E2), known without asking it
+        return None  # refused by E1/E2: no need to ask the checker
     command = hunter_move(view, cube, target)
     return command if legal(view, command, colour) else None
 

@@ -58,10 +58,10 @@ from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
     PHASES,
-    _in_play,
-    _phase_order,
     current_first,
     following,
+    in_play,
+    phase_order,
 )
 from .turn import bans, event_name, whose_move
 from .variants import advanced_off
@@ -118,7 +118,7 @@ class GreenlandFlow:
         turn = int(counters.get("turn", 1) or 1)
         phase = counters.get("phase", "event") or "event"
         first = current_first(view)
-        order = _phase_order(view, phase, first)
+        order = phase_order(view, phase, first)
         done = counters.get("phase.done") or ()
         whose, text, owing = whose_move(view, turn, phase, first, order, done)
         lines = [text, _order_line(order, phase)]
@@ -130,7 +130,7 @@ class GreenlandFlow:
         if owing:  # A3: where the negotiations failed
             lines.append(f"Still to attack: {'; '.join(owing)}")
         label = _phase_label(phase)
-        if counters.get("game_over") is not None or not _in_play(view):
+        if counters.get("game_over") is not None or not in_play(view):
             return Status(turn, phase, label, TERMINAL, tuple(lines), ())
         actions: list[Action] = []
         to_move: str = CHANCE

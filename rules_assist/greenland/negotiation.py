@@ -41,8 +41,9 @@ undo step each); every one of them runs only in the negotiation phase.
 - ``negotiation_order(view)`` (A3: most iron first, ties in player order) and
   ``attackers(view, card)``: who may attack on a card, in that order;
   ``chief_order(view, card)``: the cultures with a war chief among them;
-  ``ready_attacks(view)``: the rounds of attacks allowed now, ``obligations``
-  the ones still owed, ``unmet`` why the phase cannot end yet (A3).
+  ``negotiation_reading(view)``: the attacks still owed and the rounds of
+  attacks allowed now, ``obligations`` the ones owed, ``unmet`` why the phase
+  cannot end yet (A3).
 
 The order and the obligation to attack (A3), as this module reads them:
 
@@ -212,26 +213,6 @@ def at_peace(view: Greenland) -> list[str]:
     return _this_turn(view, PEACE, "cards")
 
 
-def table_cards(view: Greenland) -> list[str]:
-    """The cards cubes stand on, the rows' then the tableaus', as they lie."""
-    return list(_table_cards(view))
-
-
-def _table_cards(view: Greenland) -> tuple[str, ...]:
-    memo = view.state.positions_memo()
-    found = memo.get("greenland.table_cards")
-    if found is None:
-        places = view.state.places
-        found = memo["greenland.table_cards"] = tuple(
-            pid
-            for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats()))
-            if place in places
-            for pid in places[place].contents
-            if pid in places
-        )
-    return found
-
-
 def chief_order(view: Greenland, card: str, order: list[str] | None = None) -> list[str]:
     """A3: the cultures with a war chief that may attack on a card, most iron first, ties in
     player order (A2)."""
@@ -260,12 +241,6 @@ def _begun(view: Greenland, card: str) -> bool:
 def obligations(view: Greenland) -> list[tuple[str, str]]:
     """A3: (colour, card) for each war chief that must still attack, most iron first."""
     return list(negotiation_reading(view)[0])
-
-
-def ready_attacks(view: Greenland) -> list[tuple[str, str]]:
-    """The rounds of attacks that may be made now, most iron first (A3): on each card the first
-    war chief still to attack there, and any defender without one (F2)."""
-    return list(negotiation_reading(view)[1])
 
 
 def mixed_cards(view: Greenland) -> tuple[str, ...]:
@@ -299,7 +274,7 @@ def negotiation_reading(
     view: Greenland,
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """A3: the war chiefs that must still attack and the rounds of attacks that may be made now
-    (``obligations`` and ``ready_attacks``), read once while no piece moves and the counters
+    (what ``obligations`` gives, and the rounds allowed now), read once while no piece moves and the counters
     they read (the turn, the first player, the attacks made, the peace agreed) stay."""
     key = reading_key(view)
     memo = view.state.positions_memo()

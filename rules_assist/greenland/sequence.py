@@ -248,12 +248,9 @@ def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
     return found
 
 
-def phase_order(view: Greenland, phase: str | None = None) -> list[str]:
-    """Who acts in a phase, in order (for the hunt: the first player picks the cards' order)."""
-    return list(_phase_order(view, phase or view.counter("phase", "event")))
-
-
-def _phase_order(view: Greenland, phase: str, first: str | None = None) -> tuple[str, ...]:
+def phase_order(view: Greenland, phase: str, first: str | None = None) -> tuple[str, ...]:
+    """Who acts in a phase, in order, from ``first`` (this turn's first player unless given);
+    for the hunt the first player picks the cards' order (A4)."""
     if first is None:
         first = current_first(view)
     if phase == "negotiation":

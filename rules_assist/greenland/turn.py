@@ -27,10 +27,10 @@ from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
     PHASES,
-    _phase_order,
     current_first,
     following,
     game_ends,
+    phase_order,
     view_of,
 )
 from .view import Greenland
@@ -106,7 +106,7 @@ def status(view: Greenland) -> dict[str, Any]:
     phase = counters.get("phase", "event") or "event"
     name, section = PHASE_NAMES.get(phase, (phase, ""))
     first = current_first(view)
-    order = _phase_order(view, phase, first)
+    order = phase_order(view, phase, first)
     done = list(counters.get("phase.done") or ())
     whose, text, owing = whose_move(view, turn, phase, first, order, done)
     next_turn, next_phase_id = following(turn, phase)

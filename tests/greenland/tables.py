@@ -18,6 +18,23 @@ from tabletop.persist import Game
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "greenland"
 
+# F2's example, the Sabine raid: yellow, with a war chief and the Sword trader, attacks on
+# Birgitta, where red's hunters are
+SABINE = """
+phase = "negotiation"
+turn = 2
+[cultures.red]
+unassigned = 1
+hunters = {Birgitta = 2}
+iron = 0
+[cultures.yellow]
+unassigned = 1
+elders = {4 = 1, 6 = 1}
+hunters = {Birgitta = 2}
+iron = 2
+tableau = ["Sword trader"]
+"""
+
 
 def build(tmp_path: Path, position: str, module: Any = None, seed: int = 1, **kw: Any) -> Game:
     """A game whose table is the position (TOML text), with the shipped or a test module."""

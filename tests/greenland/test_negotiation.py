@@ -27,7 +27,7 @@ from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from rules_assist.simulate import play
 from tabletop.modules.rules import game_of
 
-from .tables import build, cli_run, game_file, opened, run, turn_status, view
+from .tables import SABINE, build, cli_run, game_file, opened, run, turn_status, view
 
 
 def label(change) -> str:
@@ -42,21 +42,7 @@ def forced(game, faces) -> None:
     game.table.random.force_faces(list(faces))
 
 
-# ---- F2: the Sabine raid example -------------------------------------------------------
-SABINE = """
-phase = "negotiation"
-turn = 2
-[cultures.red]
-unassigned = 1
-hunters = {Birgitta = 2}
-iron = 0
-[cultures.yellow]
-unassigned = 1
-elders = {4 = 1, 6 = 1}
-hunters = {Birgitta = 2}
-iron = 2
-tableau = ["Sword trader"]
-"""
+# ---- F2: the Sabine raid example (tables.SABINE) ----------------------------------------
 
 
 def test_f2_example_sabine_raid_spoiled(greenland, tmp_path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from tabletop.modules import find_module
 from tabletop.modules.rules import game_of
 
-from .tables import cli, game_file, opened, put
+from .tables import SABINE, cli, game_file, opened, put
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -63,20 +63,7 @@ tableau = ["Toggle-head Harpoon"]
     ),
     "next-phase": ('turn = 5\nphase = "hunt"\n[rows.north]\nwarm = ["Walrus"]\n', (), "Turn 5"),
     "attack": (
-        """
-phase = "negotiation"
-turn = 2
-[cultures.red]
-unassigned = 1
-hunters = {Birgitta = 2}
-iron = 0
-[cultures.yellow]
-unassigned = 1
-elders = {4 = 1, 6 = 1}
-hunters = {Birgitta = 2}
-iron = 2
-tableau = ["Sword trader"]
-""",
+        SABINE,
         (),
         "Yellow attacks on Birgitta",
     ),
