@@ -246,11 +246,14 @@ class Greenland:
         key = ("greenland.abilities", colour, id(self.cards))
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(
-                ability
-                for pid in self.ability_cards(colour)
-                for ability in self.row(pid).get("abilities") or ()
-            )
+            cards = tuple(self.ability_cards(colour))
+            kept = self.state.layout_memo()  # the same cards, the same abilities
+            found = kept.get(("greenland.abilities", cards, id(self.cards)))
+            if found is None:
+                found = kept[("greenland.abilities", cards, id(self.cards))] = tuple(
+                    ability for pid in cards for ability in self.row(pid).get("abilities") or ()
+                )
+            memo[key] = found
         return found
 
     def has(self, colour: str, ability: str) -> bool:
