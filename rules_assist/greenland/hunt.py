@@ -99,20 +99,25 @@ def hunt_order(view: Greenland, card: str) -> list[str]:
 
 
 def _hunt_order(view: Greenland, card: str) -> list[str]:
-    cubes = view.hunters_on(card)
-    colours = {view.state.pieces[c].owner for c in cubes} - {None}
+    pieces = view.state.pieces
+    count: dict[str, int] = {}  # each culture's hunters on the card
+    for cube in view.hunters_on(card):
+        owner = pieces[cube].owner
+        if owner:
+            count[owner] = count.get(owner, 0) + 1
     tableau = view.side(card) == "tableau"
     if tableau:
-        colours -= defenders(view, card)
+        for colour in defenders(view, card):
+            count.pop(colour, None)
     kind = "raid" if tableau else view.biome_type(card)
+    firsts = (f"hunt_first {kind}", "hunt_first any")
     order = player_order(view)
 
     def key(colour: str) -> tuple[int, int, int]:
-        first = any(view.has(colour, f"hunt_first {t}") for t in (kind, "any"))
-        count = sum(1 for c in cubes if view.state.pieces[c].owner == colour)
-        return (0 if first else 1, count, order.index(colour) if colour in order else 99)
+        first = any(view.has(colour, ability) for ability in firsts)
+        return (0 if first else 1, count[colour], order.index(colour) if colour in order else 99)
 
-    return sorted((c for c in colours if c), key=key)
+    return sorted(count, key=key)
 
 
 def resolve(h: Hunting) -> Hunting:

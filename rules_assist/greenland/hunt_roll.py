@@ -36,11 +36,17 @@ _MODIFY = re.compile(r"^modify ([1-6])->([1-6]) (\w+)$")
 
 def hunting_abilities(view: Greenland, colour: str) -> list[tuple[str, str]]:
     """(ability, where it comes from) for a culture: tableau cards, wives (F1) and the tracker."""
-    found = [
-        (ability, _source(view, pid))
-        for pid in view.ability_cards(colour)
-        for ability in view.row(pid).get("abilities") or []
-    ]
+    cards = tuple(view.ability_cards(colour))
+    memo = view.state.layout_memo()  # the same cards, the same abilities and sources
+    key = ("greenland.hunting_abilities", cards, id(view.cards))
+    kept = memo.get(key)
+    if kept is None:
+        kept = memo[key] = tuple(
+            (ability, _source(view, pid))
+            for pid in cards
+            for ability in view.row(pid).get("abilities") or []
+        )
+    found = list(kept)
     if view.religion(colour) == "polytheist" and view.elders(colour, TRACKER_RANK):
         found.append((TRACKER_ABILITY, "the tracker"))
     return found

@@ -211,17 +211,26 @@ class Greenland:
 
     def wives(self, colour: str) -> list[str]:
         """Daughters in other tableaus married to a husband of ``colour`` (F1: abilities are shared)."""
-        found = []
-        places, pieces = self.state.places, self.state.pieces
-        for other in COLOURS:
-            if other == colour or f"tableau_{other}" not in places:
-                continue
-            for pid in places[f"tableau_{other}"].contents:
-                if pid not in places:  # a card without regions cannot hold a husband
-                    continue
-                husband = self.husband(pid)
-                if husband is not None and pieces[husband].owner == colour:
-                    found.append(pid)
+        return list(self._wives().get(colour, ()))
+
+    def _wives(self) -> dict[str | None, tuple[str, ...]]:
+        """Each culture's wives (``wives``), read in one pass over the tableaus once a table."""
+        memo = self.state.positions_memo()
+        found = memo.get("greenland.wives")
+        if found is None:
+            married: dict[str | None, list[str]] = {}
+            places, pieces = self.state.places, self.state.pieces
+            for other in COLOURS:
+                tableau = places.get(f"tableau_{other}")
+                for pid in tableau.contents if tableau is not None else ():
+                    regions = places.get(pid)  # a card without regions cannot hold a husband
+                    for cube in regions.contents if regions is not None else ():
+                        husband = pieces[cube]
+                        if husband.spot == "exogamy":  # as ``husband``: the first there
+                            if husband.owner != other:
+                                married.setdefault(husband.owner, []).append(pid)
+                            break
+            found = memo["greenland.wives"] = {c: tuple(d) for c, d in married.items()}
         return found
 
     def ability_cards(self, colour: str) -> list[str]:
@@ -237,11 +246,14 @@ class Greenland:
         key = ("greenland.abilities", colour, id(self.cards))
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(
-                ability
-                for pid in self.ability_cards(colour)
-                for ability in self.row(pid).get("abilities") or ()
-            )
+            cards = tuple(self.ability_cards(colour))
+            kept = self.state.layout_memo()  # the same cards, the same abilities
+            found = kept.get(("greenland.abilities", cards, id(self.cards)))
+            if found is None:
+                found = kept[("greenland.abilities", cards, id(self.cards))] = tuple(
+                    ability for pid in cards for ability in self.row(pid).get("abilities") or ()
+                )
+            memo[key] = found
         return found
 
     def has(self, colour: str, ability: str) -> bool:

@@ -233,7 +233,12 @@ def _check_target(state: TableState, pid: str | None, where: Where, moving_withi
             where_text = place.id
         if held >= place.capacity:
             raise CommandError(f"{where_text} is full (it holds {place.capacity})")
-    if pid is not None and place.parent is not None and pid in state.ancestors(place.id):
+    if (
+        pid is not None
+        and place.parent is not None
+        and pid in state.places  # only a piece carrying regions (they share its id) carries
+        and pid in state.ancestors(place.id)
+    ):
         raise CommandError(f"{pid!r} cannot be put onto itself or onto what it carries")
     return place
 

@@ -92,19 +92,20 @@ class Piece:
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> Piece:
-        return cls(
-            d["id"],
-            d["kind"],
-            owner=d.get("owner"),
-            place=d.get("place"),
-            spot=d.get("spot"),
-            x=d.get("x"),
-            y=d.get("y"),
-            face_up=d.get("face_up", True),
-            rotation=d.get("rotation", 0),
-            value=d.get("value"),
-            props=d.get("props"),
+        # as Piece(...) with the record's fields, without the keyword call: every piece of a
+        # setup is made here
+        new = cls.__new__(cls)
+        get = d.get
+        new.id, new.kind, new.owner = d["id"], d["kind"], get("owner")
+        new.place, new.spot, new.x, new.y = get("place"), get("spot"), get("x"), get("y")
+        new.face_up, new.rotation, new.value = (
+            get("face_up", True),
+            get("rotation", 0) % 4,
+            get("value"),
         )
+        props = get("props")
+        new.props = dict(props) if props else {}
+        return new
 
     def __repr__(self) -> str:
         return f"Piece({self.id!r}, {self.kind!r}, place={self.place!r})"
