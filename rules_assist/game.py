@@ -51,6 +51,7 @@ class Variant:
     description: str = ""
     rules_off: tuple[str, ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
+    seats: int | None = None  # how many the variant seats (None: the module's default)
 
     def off(self, section: str) -> bool:
         """The variant plays without ``section`` (or the whole section it belongs to)."""
@@ -73,6 +74,7 @@ def variants_of(module: Any) -> dict[str, Variant]:
             data.get("description", ""),
             tuple(sorted(data.get("rules_off", ()))),  # in section order
             dict(data.get("params", {})),
+            data.get("seats"),
         )
     return found
 

@@ -2,7 +2,8 @@
 
 When a player drops one of their unassigned hunters on a rank of their own
 elder card, the promotion's price (1 energy, E3) is paid in the same entry,
-so the move is legal as one step and undone as one.
+so the move is legal as one step and undone as one. In the solitaire game (K) a
+culture without energy pays with an ivory, else an iron, as if it were orange.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from tabletop.core import Command, Compound, Move, TableState, actions
 
 from .deck import Cards
+from .payments import promotion_disk
 from .view import Greenland
 
 
@@ -28,11 +30,13 @@ def complete_move(state: TableState, command: Command, module: Any) -> Command:
     view = Greenland(state, Cards.of(module))
     if view.has(colour, "free_promotion"):
         return command
-    energy = state.places.get(f"energy_{colour}")
-    if energy is None or not energy.contents:
+    disk = promotion_disk(view, colour)
+    if disk is None:
         return command  # nothing to pay with: the check says why it is not allowed
     rank = (command.dst.spot or "").removeprefix("rank")
-    pay = actions.move(state, energy.contents[-1], "supply_energy")
+    kind = state.pieces[disk].kind
+    pay = actions.move(state, disk, f"supply_{kind}")
+    paying = "1 energy" if kind == "energy" else f"1 {kind} as energy (K)"
     return Compound(
-        f"promote a {colour} hunter to rank {rank}, paying 1 energy (E3)", (command, pay)
+        f"promote a {colour} hunter to rank {rank}, paying {paying} (E3)", (command, pay)
     )

@@ -36,7 +36,7 @@ from tabletop.core import Command, Compound, Severity, TableState, actions
 from ..driver import MOVES, Action, Driver
 from ..questions import ONE_OF, PAYMENT, SPLIT, SUBSET, YES_NO, Question
 from .checks import check
-from .payments import UNPAID
+from .payments import UNPAID, promotion_disk
 from .view import ROW_PLACES, Greenland
 
 HIT_CHANCE = {"warm": 1 / 3, "cold": 1 / 6}  # hits are 1s and 2s on the warm side, 1s on the cold
@@ -62,10 +62,10 @@ def hunter_move(view: Greenland, cube: str, target: str) -> Command:
     colour = state.pieces[cube].owner
     if target.startswith("rank"):
         move = actions.move(state, cube, f"elder-{colour}", spot=target)
-        bowl = state.places[f"energy_{colour}"].contents
-        if view.has(colour, "free_promotion") or not bowl:
+        disk = promotion_disk(view, colour)  # energy; ivory or iron as energy in solitaire (K)
+        if view.has(colour, "free_promotion") or disk is None:
             return move
-        pay = actions.move(state, bowl[-1], "supply_energy")
+        pay = actions.move(state, disk, f"supply_{state.pieces[disk].kind}")
         rank = target.removeprefix("rank")
         return Compound(f"promote a {colour} hunter to rank {rank} (E3)", (move, pay))
     return actions.move(state, cube, target, spot="hunters")

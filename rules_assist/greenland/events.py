@@ -498,7 +498,8 @@ def storm(ctx: ProcedureContext, cards: Cards | None = None) -> str:
 def auction(
     ctx: ProcedureContext, bids: Mapping[str, int] | None = None, cards: Cards | None = None
 ) -> str:
-    """D10: the highest ivory bid takes the event card into its tableau, turned 180°.
+    """D10: the highest ivory bid takes the event card into its tableau, turned 180°; an event
+    without an import is not auctioned (refused).
 
     Bids come from ``bids`` or else the choices ``bid_<colour>``, asked of
     every culture with ivory in player order. Ties go to a culture with 'wins_auction_ties'
@@ -507,8 +508,14 @@ def auction(
     """
     view = view_of(ctx.state, cards)
     event = _current(view)
+    row = view.row(event)
+    if "auction" not in (row.get("event_icons") or ()) and not row.get("import"):
+        raise ProcedureError(
+            f"{view.name(event)} shows no import: only an event card with an import is"
+            " auctioned (D10)"
+        )
     order = _order(view)
-    offered = view.row(event).get("import") or view.name(event)
+    offered = row.get("import") or view.name(event)
     if bids is None:
         bids = {}
         for colour in order:

@@ -85,6 +85,7 @@ from .hands import discard_excess
 from .hunt_roll import HIT_FACES, Die, HuntRoll, culture, hunting_abilities, listing, rerolls
 from .payments import spend
 from .raid import defenders
+from .rules.bans import MARKLAND, MARKLAND_BAN, markland_closed
 from .sequence import current_first, in_play, iron_order, view_of
 from .variants import advanced_off, refuse_if_off
 from .view import ROW_PLACES, Greenland
@@ -455,8 +456,11 @@ def _go(
     going: list[str],
     daughter: str | None,
 ) -> None:
-    """Cubes leave a card: transport (F, E1), everyone's consent (F), then home or married (F1)."""
+    """Cubes leave a card: the Markland ban (D9), transport (F, E1), everyone's consent (F), then
+    home or married (F1)."""
     name = view.name(card)
+    if card == MARKLAND and markland_closed(view):
+        raise ProcedureError(f"{MARKLAND_BAN}: {culture(colour)} cannot leave {name} (D9)")
     if not view.in_homeland(colour, card):
         sled = view.sleds(colour) and not view.is_new_world(card)
         limit = CUBES_PER_MARINER * view.mariners(colour)

@@ -36,6 +36,23 @@ def substitutes(view: Greenland, colour: str) -> dict[str, int]:
     return {kind: n for kind in SUBSTITUTES if (n := view.disks(colour, kind))}
 
 
+def promotion_disk(view: Greenland, colour: str) -> str | None:
+    """E3: the disk a promotion is paid with: an energy disk, or in the solitaire game (K) an
+    ivory, else an iron, when the culture has no energy left; None when it has none of them."""
+    state = view.state
+    for kind in ("energy", *substitutes(view, colour)):
+        bowl = state.places.get(f"{kind}_{colour}")
+        if bowl is not None and bowl.contents:
+            return bowl.contents[-1]
+    return None
+
+
+def promotion_means(view: Greenland, colour: str) -> tuple[str, ...]:
+    """E3 with K: the kinds of disk that may pay a promotion (energy; ivory and iron too in the
+    solitaire game)."""
+    return ("energy", *SUBSTITUTES) if cooperative(view) else ("energy",)
+
+
 # ---- choices ---------------------------------------------------------------------
 UNPAID = "unpaid"  # K: the units a culture leaves unpaid rather than spend its ivory or iron
 

@@ -331,14 +331,16 @@ def apply_position(
             for pid in list(state.places[f"tableau_{colour}"].contents):
                 if pid not in wanted:
                     batch.move(pid, "out_of_game")
-            for pid in wanted:
+            for name, pid in zip(c.tableau, wanted, strict=True):
                 batch.move(pid, f"tableau_{colour}")
                 batch.flip(pid, True)
+                _named_side(batch, state, cards, name)
         for key, place in (("trophies", f"trophies_{colour}"), ("hand", f"hand_{colour}")):
             for name in getattr(c, key):
                 pid = cards.by_name(name)[0]["card"]
                 batch.move(pid, place)
                 batch.flip(pid, key == "trophies")
+                _named_side(batch, state, cards, name)
     batch.submit()
     for deck in ("event_deck", "north_deck", "south_deck"):
         ctx.table.shuffle(deck, "setup", undoable=False)
@@ -356,6 +358,17 @@ def apply_position(
             )
         )
     _cubes_and_disks(ctx, cards, position, seats, starting)
+
+
+def _named_side(batch: Batch, state: Any, cards: Cards, name: str) -> None:
+    """A double-sided card named by one side (the Goat, the Sheep: C5) lies with that side up,
+    whatever side the setup chose (``--norse-animal``): the position wins."""
+    row = cards.by_name(name)[0]
+    pid, row_id = row["card"], row["id"]
+    if row.get("side") and state.pieces[pid].props.get("card") != row_id:
+        batch.builders.append(
+            lambda s, pid=pid, row_id=row_id: actions.set_property(s, pid, "card", row_id)
+        )
 
 
 def _card_place(ctx: Any, cards: Cards, name: str, where: str) -> str:

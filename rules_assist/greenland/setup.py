@@ -19,7 +19,8 @@ from .variants import variant_in
 
 STARTING_DISKS = {"energy": 5, "ivory": 1, "iron": 1}
 DICE = 6
-# The variants' numbers are module.toml's: params seats (C1: 2), row_cards (C1: 5), events
+# The variants' numbers are module.toml's: seats (C1: 2, drawn at random unless the players
+# name them: the variant's random_seats, which new_game reads), params row_cards (C1: 5), events
 # (K: 16) and removes (C2: the cards out of the beginners' game); the cubes and the disk supply
 # are its [constants].
 
@@ -31,7 +32,7 @@ def setup(ctx: SetupContext) -> None:
     if position is not None and position.variant and position.variant != variant:
         variant = position.variant if not ctx.variant else variant
     seats = [s.id for s in ctx.seats]
-    wanted = variant_in(ctx.module, variant).param("seats", 3)
+    wanted = variant_in(ctx.module, variant).seats or ctx.module.default_seats  # C1: 2
     if len(seats) != wanted:
         raise SetupError(
             f"the {variant} game of Greenland has {wanted} cultures, not {len(seats)} (choose them with --seats)"

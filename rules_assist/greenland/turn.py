@@ -4,7 +4,9 @@ stands.
 - ``next_phase(ctx)``: the next phase, after the elder actions the next turn
   (A1), the game's end (J); the negotiation phase ends only when no war chief
   still must attack where the negotiations failed (A3); the hunt's end sends
-  defenders home (E5, G4).
+  defenders home (E5, G4); entering the assignment phase records each
+  culture's colonists, so the mariners used in the turn are remembered (E1,
+  rules/transport.py).
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
   (A2, A3, A5: the next in order acts).
 - ``status(view)``: the turn, the phase, the order, whose move, what comes
@@ -23,6 +25,7 @@ from typing import Any
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .negotiation import negotiation_reading, obligation_text, unmet
+from .rules.transport import SETTLED, settled_now
 from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
@@ -63,6 +66,8 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     if new_turn != turn:
         ctx.set_counter("turn", new_turn)
     ctx.set_counter("phase", new_phase)
+    if new_phase == "assignment":  # E1: the mariners used this turn are counted from here
+        ctx.set_counter(SETTLED, {"turn": new_turn, "colonists": settled_now(view)})
     if view.counter("phase.done"):
         ctx.set_counter("phase.done", None)
     if view.counter("hunt.done"):

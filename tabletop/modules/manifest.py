@@ -378,18 +378,32 @@ def _read_variants(r: _Reader, data: dict[str, Any], module: Module) -> None:
         if not isinstance(variant, dict):
             r.fail(path, "each variant must be a table with id and name")
             continue
-        r.unknown(variant, path, {"id", "name", "description", "rules_off", "params"})
+        r.unknown(
+            variant,
+            path,
+            {"id", "name", "description", "rules_off", "params", "seats", "random_seats"},
+        )
         vid = r.get(variant, path, "id", str, required=True, default="")
         module.variants[vid] = r.get(variant, path, "name", str, default=vid)
         rules_off = r.get(variant, path, "rules_off", list, default=[])
         if not all(isinstance(rule, str) for rule in rules_off):
             r.fail((*path, "rules_off"), "must be a list of rule sections, e.g. ['E2', 'F1']")
             rules_off = []
+        seats = r.get(variant, path, "seats", int, default=0)
+        if seats and not module.min_seats <= seats <= module.max_seats:
+            r.fail(
+                (*path, "seats"),
+                f"must be between min_seats and max_seats ({module.min_seats} to"
+                f" {module.max_seats}), not {seats}",
+            )
+            seats = 0
         module.variant_defs[vid] = {
             "name": module.variants[vid],
             "description": r.get(variant, path, "description", str, default=""),
             "rules_off": list(rules_off),
             "params": dict(r.get(variant, path, "params", dict, default={})),
+            "seats": seats or None,  # how many the variant seats (None: the module's default)
+            "random_seats": r.get(variant, path, "random_seats", bool, default=False),
         }
 
 

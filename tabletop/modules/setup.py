@@ -25,11 +25,22 @@ class SetupError(TableError):
     pass
 
 
-def resolve_seats(module: Module, seats: str | int | Sequence[str] | None) -> list[Seat]:
+def resolve_seats(
+    module: Module,
+    seats: str | int | Sequence[str] | None,
+    variant: str = "",
+    seed: int = 0,
+) -> list[Seat]:
     """The seats of a new game, from a count ("3"), a list of seat ids ("red,green") or None (the default).
 
-    A seat may be given a player's name: "red=Ann,green=Bo".
+    A seat may be given a player's name: "red=Ann,green=Bo". A variant that seats a number of
+    its own (its ``seats``) takes that many when none are named; one with ``random_seats``
+    draws them by the game's seed (kept in the module's order) unless the players name them.
     """
+    defined = module.variant_defs.get(variant) or {}
+    wanted = defined.get("seats")
+    if seats is None and wanted:
+        seats = wanted
     if seats is None:
         chosen = module.seats[: module.default_seats]
     elif isinstance(seats, int) or (isinstance(seats, str) and seats.strip().isdigit()):
@@ -38,7 +49,12 @@ def resolve_seats(module: Module, seats: str | int | Sequence[str] | None) -> li
             raise SetupError(
                 f"{module.name} seats {module.min_seats} to {module.max_seats} players, not {n}"
             )
-        chosen = module.seats[:n]
+        _variant_count(module, variant, wanted, n)
+        if defined.get("random_seats"):
+            drawn = random.Random(f"{seed}/seats").sample(range(len(module.seats)), n)
+            chosen = [module.seats[i] for i in sorted(drawn)]
+        else:
+            chosen = module.seats[:n]
     else:
         items = [
             s.strip() for s in (seats.split(",") if isinstance(seats, str) else seats) if s.strip()
@@ -59,7 +75,16 @@ def resolve_seats(module: Module, seats: str | int | Sequence[str] | None) -> li
             raise SetupError(
                 f"{module.name} seats {module.min_seats} to {module.max_seats} players, not {len(chosen)}"
             )
+        _variant_count(module, variant, wanted, len(chosen))
     return list(chosen)
+
+
+def _variant_count(module: Module, variant: str, wanted: int | None, n: int) -> None:
+    if wanted and n != wanted:
+        name = module.variants.get(variant, variant)
+        drawn = (module.variant_defs.get(variant) or {}).get("random_seats")
+        hint = f" (name {wanted} seats, or none to have them drawn)" if drawn else ""
+        raise SetupError(f"{module.name} ({name}) seats {wanted} players, not {n}{hint}")
 
 
 class SetupContext:
@@ -313,10 +338,10 @@ def new_game(
     animal); ``position`` is a file describing a table to build, for modules
     whose setup reads positions.
     """
-    chosen = resolve_seats(module, seats)
     if variant and variant not in module.variants:
         known = ", ".join(module.variants) or "none"
         raise SetupError(f"{module.name} has no variant {variant!r} (its variants: {known})")
+    chosen = resolve_seats(module, seats, variant, seed)
     chosen_options = check_options(module, options or {})
     if (
         chosen_options.get("colours") == "random"

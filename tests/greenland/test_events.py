@@ -393,6 +393,27 @@ def test_d10_no_bid_and_bids_beyond_ivory(tmp_path: Path) -> None:
     assert game.state.pieces["iceland-trade-ship"].place == "events_out"
 
 
+def test_d10_an_event_without_an_import_is_not_auctioned(tmp_path: Path) -> None:
+    """D10 auctions an event card showing an import; Event 14 (a storm alone) shows none, so
+    the auction refuses and the card stays where it is."""
+    game = build(tmp_path, 'first_player = "red"\n')
+    put(game, "event-14", "event_current")
+    with pytest.raises(ProcedureError, match=r"Event 14 shows no import.*\(D10\)"):
+        run(game, events.auction, {"bid_red": 1, "bid_yellow": 0, "bid_green": 0})
+    assert game.state.pieces["event-14"].place == "event_current"
+    assert len(contents(game, "ivory_red")) == 1
+
+
+def test_d10_cli_auction_of_an_event_without_an_import(tmp_path: Path, capsys) -> None:
+    def prepare(game):
+        put(game, "event-14", "event_current")
+
+    file = game_file(tmp_path, 'first_player = "red"\n', prepare)
+    code, _, err, _ = cli_run(capsys, tmp_path, file, "auction", "--bid", "red=1")
+    assert code == 2 and "shows no import" in err and "(D10)" in err
+    assert "Traceback" not in err
+
+
 # ---- the whole event phase --------------------------------------------------------------
 def test_reveal_and_resolve_an_event(tmp_path: Path) -> None:
     """A1.1, D: the last event leaves, the top event is turned up, the first player named

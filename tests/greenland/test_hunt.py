@@ -276,6 +276,28 @@ def test_g4_hostile_vinland_gains_colonists_and_the_originals_die(greenland, tmp
     assert green["colonists"]["Vinland"] == 2 and (green["energy"], green["iron"]) == (2, 1)
 
 
+def test_g4_example_the_imported_sword_rerolls_the_6_in_hostile_vinland(
+    greenland, tmp_path
+) -> None:
+    """G4's New World example: three Tunit colonists in warm hostile Vinland roll 2, 2, 6; with
+    the imported sword (the Sword trader's import) the 6 may be re-rolled. The sword re-rolls
+    for the archer icon (F2), which is hostile Vinland's biome type (the raid type, B1)."""
+    position = VINLAND.replace("iron = 0\n", 'iron = 0\ntableau = ["Sword trader"]\n')
+    game = play(greenland, tmp_path, position)
+    with pytest.raises(ChoiceNeeded) as asked:
+        roll(game, greenland, "Vinland", [2, 2, 6])
+    assert asked.value.key == "reroll" and asked.value.options == ["6"]
+    assert "Imported Sword" in asked.value.text
+    game.table.random.clear_forced()
+    text = roll(game, greenland, "Vinland", [2, 2, 6, 1], {"reroll": [6], "pay_iron": "no"})
+    assert text == (
+        "Green hunts Vinland: 2 2 6, re-rolls the 6: 1 → 3 hits of 1: success; "
+        "the 2 and 2 kill 2 colonists; 2 colonists, 2 energy, 1 iron"
+    )
+    green = culture(game, greenland, "green")
+    assert green["colonists"]["Vinland"] == 1 + 2 and (green["energy"], green["iron"]) == (2, 1)
+
+
 def test_g4_f4_hostile_vinland_the_new_iron_saves_the_colonists(greenland, tmp_path) -> None:
     game = play(greenland, tmp_path, VINLAND)
     with pytest.raises(ChoiceNeeded) as asked:  # the iron the hunt brings can pay (G4 example)

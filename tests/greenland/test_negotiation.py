@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_assist.driver import CHANCE, Driver
+from rules_assist.greenland import events
 from rules_assist.greenland.bots import GreedyBot, RandomBot
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.hunt import hunt_card
@@ -25,6 +26,7 @@ from rules_assist.greenland.reading import read
 from rules_assist.greenland.turn import finish, next_phase, status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from rules_assist.simulate import play
+from tabletop.core import Mode, Policy, actions
 from tabletop.modules.rules import game_of
 
 from .tables import SABINE, build, cli_run, game_file, opened, run, turn_status, view
@@ -522,3 +524,64 @@ def test_cli_marry_names_the_cube_or_the_card(greenland, tmp_path, capsys) -> No
     assert code == 2 and err.endswith(
         "--seat: name the culture whose hunter marries (red, yellow, green)\n"
     )
+
+
+# ---- D9: nobody leaves Markland in the turn of the ban ----------------------------------
+MARKLAND_COLONY = """
+phase = "negotiation"
+turn = 3
+[rows.north]
+warm = ["Markland"]
+[cultures.red]
+unassigned = 1
+elders = {6 = 2}
+colonists = {Markland = 2}
+[cultures.yellow]
+unassigned = 1
+"""
+
+
+def test_d9_colonists_cannot_leave_markland_in_the_turn_of_the_ban(greenland, tmp_path) -> None:
+    """D9 forbids moving from Markland as well as to it: leaving a card (F) and marrying off it
+    (F1) are refused while the ban lasts, and allowed the turn after."""
+    game = build(tmp_path, MARKLAND_COLONY)
+    run(game, events.no_markland)
+    with pytest.raises(ProcedureError, match=r"from Markland this turn.*\(D9\)"):
+        run(game, leave, colour="red", card="markland")
+    with pytest.raises(ProcedureError, match=r"\(D9\)"):
+        run(
+            game,
+            marry,
+            {"bride_yellow": "yes"},
+            colour="red",
+            cube_or_card="markland",
+            daughter="kirima",
+        )
+    assert len(view(game).hunters_on("markland", "red")) == 2
+    game = build(tmp_path, MARKLAND_COLONY.replace("turn = 3", "turn = 4"))
+    game.table.submit(actions.set_counter(game.state, "ban.markland", 3), "test")  # last turn
+    assert (
+        label(run(game, leave, colour="red", card="markland"))
+        == "Red leaves Markland: 2 unassigned"
+    )
+
+
+def test_d9_cli_leave_markland_in_the_turn_of_the_ban(greenland, tmp_path, capsys) -> None:
+    file = game_file(tmp_path, MARKLAND_COLONY, lambda game: run(game, events.no_markland))
+    code, _, err, out = cli_run(
+        capsys, tmp_path, file, "leave", "--seat", "red", "--card", "Markland"
+    )
+    assert code == 2 and "(D9)" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_d9_a_colonist_moved_off_markland_by_hand_is_refused(greenland, tmp_path) -> None:
+    """D9 through Table.submit with the game's checker: a colonist taken off Markland by hand
+    in the turn of the ban (E4's exception would allow it otherwise) is illegal under D9."""
+    game = build(tmp_path, MARKLAND_COLONY.replace('"negotiation"', '"assignment"'))
+    run(game, events.no_markland)
+    game.table.checker = game_of(greenland).checker()
+    game.table.policy = Policy(Mode.ADVISORY)
+    colonist = view(game).hunters_on("markland", "red")[0]
+    change = game.table.submit(actions.move(game.state, colonist, "hunters_red"), "red")
+    assert "D9" in [f.rule for f in change.findings]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.position import PositionError
 from rules_assist.greenland.reading import read
 from tabletop.modules import new_game
+
+from .tables import cli
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "greenland" / "sabine.toml"
 
@@ -127,3 +130,27 @@ def test_bad_positions_are_refused_clearly(
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         build(greenland, tmp_path, text, path=out)
     assert not out.exists(), "a refused position leaves no game file"
+
+
+# ---- C5: the Norse animal a position names is the side laid -------------------------------
+@pytest.mark.parametrize(
+    ("animal", "option"),
+    [("Goat", None), ("Goat", "cattle"), ("Sheep", "pony"), ("Sheep", None), ("Pony", "goat")],
+)
+def test_c5_a_position_naming_a_norse_animal_side_lays_that_side(
+    tmp_path: Path, capsys, animal: str, option: str | None
+) -> None:
+    """C5: red starts with one side of one Norse animal card. A position naming the Goat or the
+    Sheep lays that side, whatever ``--norse-animal`` says (the position wins)."""
+    path = tmp_path / "position.toml"
+    path.write_text(f'[cultures.red]\nunassigned = 2\ntableau = ["Birgitta", "{animal}"]\n')
+    out = tmp_path / "game.jsonl"
+    argv = ["new", "greenland", "--position", str(path), "--seed", "2", "-o", str(out)]
+    if option is not None:
+        argv += ["--norse-animal", option]
+    code, _, err = cli(capsys, *argv)
+    assert code == 0, err
+    code, text, err = cli(capsys, "inspect", str(out), "--json")
+    assert code == 0, err
+    red = json.loads(text)["cultures"]["red"]
+    assert red["tableau"] == ["Birgitta", animal]

@@ -10,6 +10,8 @@ from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.reading import read
 from tabletop.modules import SetupError, new_game
 
+from .tables import cli, opened
+
 
 def colour_counts(state, colour: str) -> Counter:
     """Where a colour's cubes are: by place (a card's regions count under the card's place kind)."""
@@ -91,8 +93,26 @@ def test_two_player_c1(greenland) -> None:
         "kirima",
         "thule-daughter-3",
     } <= out  # Yellow's cards unused
-    with pytest.raises(SetupError, match="2 cultures, not 3"):
-        new_game(greenland, variant="two-player", seed=1)
+    with pytest.raises(SetupError, match=r"Greenland \(Two players\) seats 2 players, not 3"):
+        new_game(greenland, variant="two-player", seats="red,yellow,green", seed=1)
+
+
+def test_c1_two_random_cultures_by_the_seed(greenland) -> None:
+    """C1: without seats named, the two-player game picks two of the three cultures at random,
+    the game's seed deciding (the same seed, the same two); every pair comes up."""
+    drawn = {}
+    for seed in range(12):
+        for seats in (None, "2"):
+            game = new_game(greenland, variant="two-player", seats=seats, seed=seed)
+            chosen = tuple(s.id for s in game.header.seats)
+            assert drawn.setdefault(seed, chosen) == chosen  # the seed decides, not the count
+            assert len(chosen) == 2 and list(chosen) == sorted(chosen, key="red yellow green".index)
+            reading = read(game.state, Cards.of(greenland))
+            assert set(reading["cultures"]) == set(chosen)
+            out = {p for p in game.state.places["out_of_game"].contents}
+            third = ({"red", "yellow", "green"} - set(chosen)).pop()
+            assert f"elder-{third}" in out  # the third culture's cards are not used
+    assert set(drawn.values()) == {("red", "yellow"), ("red", "green"), ("yellow", "green")}
 
 
 def test_beginners_c2_removes_advanced_cards(greenland) -> None:
@@ -163,3 +183,27 @@ def test_a_card_dropped_on_an_elder_card_rank(greenland) -> None:
     assert read(state, Cards.of(greenland))["cultures"]["red"]["elders"]["3"] == 2
     game.table.submit(actions.move(state, "cube-red-2", "kirima", spot="exogamy"), "red")
     assert read(state, Cards.of(greenland))["cultures"]["red"]["husbands"] == {"Kirima": 1}
+
+
+def test_c1_cli_two_player_game_draws_or_takes_the_seats(tmp_path, capsys) -> None:
+    """C1 on the command line: ``--variant two-player`` alone or with ``--seats 2`` draws two
+    cultures by the seed (the same two for the same seed); named seats are kept; three seats
+    are one clear error."""
+    runs = {}
+    for n, extra in enumerate(([], ["--seats", "2"])):
+        out = tmp_path / f"two-{n}.jsonl"
+        argv = ["new", "greenland", "--variant", "two-player", "--seed", "6", "-o", str(out)]
+        code, text, err = cli(capsys, *argv, *extra)
+        assert code == 0, err
+        assert "variant two-player (seed 6)" in text
+        runs[n] = [s.id for s in opened(out).header.seats]
+    assert runs[0] == runs[1] == ["yellow", "green"]  # seed 6 draws the Thule and the Tunit
+    out = tmp_path / "named.jsonl"
+    argv = ["new", "greenland", "--variant", "two-player", "--seed", "6", "-o", str(out)]
+    code, text, err = cli(capsys, *argv, "--seats", "red,yellow")
+    assert code == 0 and [s.id for s in opened(out).header.seats] == ["red", "yellow"], err
+    out = tmp_path / "three.jsonl"
+    argv = ["new", "greenland", "--variant", "two-player", "-o", str(out), "--seats", "3"]
+    code, _, err = cli(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and "seats 2 players, not 3" in err
+    assert not out.exists()

@@ -9,6 +9,8 @@ import pytest
 from rules_assist.greenland import animals, events, scoring, sequence, turn
 from rules_assist.greenland.solitaire import solitaire_swap
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
+from tabletop.core import Compound, Mode, Policy, actions
+from tabletop.modules.rules import game_of
 
 from .tables import build, cli_run, contents, game_file, opened, owned, run, view
 
@@ -332,3 +334,64 @@ def test_k_no_shared_victory_before_the_end(tmp_path: Path) -> None:
 def test_k_shared_victory_only_in_solitaire(tmp_path: Path) -> None:
     game = build(tmp_path, position(variant="standard", turn=7))
     assert all("shared_victory" not in e for e in scoring.score(view(game)).values())
+
+
+# ---- K with E3: ivory and iron pay a promotion -------------------------------------------
+NO_ENERGY = """
+variant = "VARIANT"
+turn = 3
+phase = "assignment"
+[cultures.red]
+unassigned = 4
+elders = {2 = 1}
+energy = 0
+ivory = 1
+iron = 1
+"""
+
+
+def _promote(game, module, rank: str):
+    """A hunter dropped on an elder rank, completed as the window completes it, submitted to the
+    game's checker."""
+    rules = game_of(module)
+    cube = next(p for p in contents(game, "hunters_red") if p.startswith("cube-"))
+    move = actions.move(game.state, cube, "elder-red", spot=rank)
+    return game.table.submit(rules.complete_move(game.state, move), "red")
+
+
+def test_k_e3_ivory_then_iron_pay_a_promotion_in_solitaire(greenland, tmp_path: Path) -> None:
+    """K: black and white disks are spent as if orange, so a culture without energy promotes
+    a hunter (E3) paying an ivory, then an iron; with neither the promotion is refused."""
+    game = build(tmp_path, NO_ENERGY.replace("VARIANT", "solitaire"))
+    game.table.checker = game_of(greenland).checker()
+    game.table.policy = Policy(Mode.ADVISORY)
+    change = _promote(game, greenland, "rank6")
+    assert not change.findings and "paying 1 ivory as energy (K) (E3)" in change.entry.command.label
+    assert contents(game, "ivory_red") == [] and len(contents(game, "iron_red")) == 1
+    change = _promote(game, greenland, "rank4")
+    assert not change.findings and "1 iron as energy (K)" in change.entry.command.label
+    assert contents(game, "iron_red") == [] and len(contents(game, "elder-red")) == 3
+    change = _promote(game, greenland, "rank5")
+    assert [f.rule for f in change.findings] == ["E3"]
+    assert "or an ivory or iron as energy, K" in change.findings[0].message
+
+
+def test_k_e3_ivory_pays_no_promotion_outside_solitaire(greenland, tmp_path: Path) -> None:
+    """E3 outside K: only energy pays a promotion; an ivory paid beside it is refused."""
+    game = build(tmp_path, NO_ENERGY.replace("VARIANT", "standard"))
+    game.table.checker = game_of(greenland).checker()
+    game.table.policy = Policy(Mode.ADVISORY)
+    cube = next(p for p in contents(game, "hunters_red") if p.startswith("cube-"))
+    ivory = contents(game, "ivory_red")[0]
+    command = Compound(
+        "promote, paying an ivory",
+        (
+            actions.move(game.state, cube, "elder-red", spot="rank6"),
+            actions.move(game.state, ivory, "supply_ivory"),
+        ),
+    )
+    change = game.table.submit(command, "red")
+    assert [f.rule for f in change.findings] == ["E3"]
+    assert "costs 1 energy:" in change.findings[0].message
+    game.table.undo("red")
+    assert [f.rule for f in _promote(game, greenland, "rank6").findings] == ["E3"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -170,3 +171,41 @@ def test_import_function_only_reaches_rules_assist() -> None:
         import_function("os:system", "module.setup")
     with pytest.raises(ModuleError, match="cannot be found"):
         import_function("rules_assist.proto:nothing_here", "module.summary")
+
+
+def _proto_with(tmp_path: Path, variant: str):
+    """A copy of the proto module with one more variant (TOML text)."""
+    folder = tmp_path / "proto"
+    shutil.copytree(find_module("proto").folder, folder)
+    with (folder / "module.toml").open("a", encoding="utf-8") as f:
+        f.write("\n" + variant)
+    return load_module(folder)
+
+
+def test_a_variant_seats_its_own_number_drawn_by_the_seed(tmp_path: Path) -> None:
+    """A variant's ``seats`` is how many it seats when none are named; ``random_seats`` draws
+    them by the seed (in the module's order) unless the players name them."""
+    module = _proto_with(
+        tmp_path, '[[variants]]\nid = "duel"\nname = "Duel"\nseats = 2\nrandom_seats = true\n'
+    )
+    drawn = set()
+    for seed in range(10):
+        chosen = [s.id for s in new_game(module, variant="duel", seed=seed).state.seats]
+        assert chosen == [
+            s.id for s in new_game(module, variant="duel", seats=2, seed=seed).state.seats
+        ]
+        assert len(chosen) == 2 and chosen == sorted(
+            chosen, key=["red", "yellow", "green", "blue"].index
+        )
+        drawn.add(tuple(chosen))
+    assert len(drawn) > 1
+    named = new_game(module, variant="duel", seats="blue,red", seed=1)
+    assert [s.id for s in named.state.seats] == ["blue", "red"]
+    with pytest.raises(SetupError, match=r"Proto.*\(Duel\) seats 2 players, not 3"):
+        new_game(module, variant="duel", seats=3)
+    assert len(new_game(module, seats=None, seed=1).state.seats) == module.default_seats
+
+
+def test_a_variant_seats_within_the_module_seats(tmp_path: Path) -> None:
+    with pytest.raises(ModuleError, match="seats"):
+        _proto_with(tmp_path, '[[variants]]\nid = "crowd"\nname = "Crowd"\nseats = 9\n')

@@ -7,7 +7,8 @@ the Sun Stone's reassignment (E6), and whose cubes an elder card holds (E3, E5).
   culture's elders (E5; E3 alone in the beginners' game, C2, which has no E5).
 - Transitions: a hand move onto that emissary's rank is no emissary (the
   Emissary action, I5, puts them there); promotion costs one energy, paid in
-  the same command (E3); an elder never changes rank (E3); elders,
+  the same command (E3; in the solitaire game an ivory or an iron may stand in for
+  it, K); an elder never changes rank (E3); elders,
   colonists and husbands come back only to a culture with one or no
   unassigned hunters (E4); an assigned hunter moves on only by a Sun Stone,
   once everyone else has assigned (E6).
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from tabletop.core import Finding, Move
 
+from ..payments import promotion_means
 from ..view import Greenland
 from .book import BOOK, illegal, moved_cube, placement, plays_without
 
@@ -90,14 +92,19 @@ def e3_promotion_costs_energy(
     colour = cube[0]
     if move.src.place != f"hunters_{colour}" or move.dst.place != f"elder-{colour}":
         return ()
-    bowl = f"energy_{colour}"
-    paid = any(m.src.place == bowl and m.piece.startswith("energy") for m in moves)
+    means = promotion_means(view, colour)  # K: ivory and iron count as energy in solitaire
+    bowls = {f"{kind}_{colour}": kind for kind in means}
+    paid = any(
+        bowls.get(m.src.place) is not None and m.piece.startswith(bowls[m.src.place]) for m in moves
+    )
     if paid or view.has(colour, "free_promotion"):
         return ()
+    also = " (or an ivory or iron as energy, K)" if len(means) > 1 else ""
     return (
         illegal(
             "E3",
-            f"promoting a hunter to {move.dst.spot} costs 1 energy: pay it in the same move (Promote)",
+            f"promoting a hunter to {move.dst.spot} costs 1 energy{also}: pay it in the same"
+            " move (Promote)",
             move.piece,
         ),
     )

@@ -8,7 +8,10 @@ of the ban.
   stands on a maritime biome in a row. Colonists may have been on a
   maritime New World card since an earlier turn, so there the rule is
   about the change: no cube goes there in that turn (a transition).
-- D9 is about moving, to or from Markland: a transition.
+- D9 is about moving, to or from Markland: a transition. Leaving counts as much as
+  arriving, whoever moves the cube: ``markland_closed`` is what the negotiation's
+  procedures (leaving a card, marrying off it, F and F1) ask before they take a cube
+  off Markland.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from tabletop.core import Finding, Move
 
 from ..view import Greenland
-from .book import BOOK, illegal, moved_cube, placement
+from .book import BOOK, illegal, moved_cube, placement, plays_without
 
 
 def _banned(view: Greenland, counter: str) -> bool:
@@ -63,6 +66,17 @@ def d7_no_maritime_colonists(
     )
 
 
+MARKLAND = "markland"
+MARKLAND_BAN = "nobody moves to or from Markland this turn"
+
+
+def markland_closed(view: Greenland) -> bool:
+    """D9: the ban is on this turn (and the game plays with D9). The rule below judges the
+    moves by hand; the procedures that take cubes off a card (leaving, marrying in phase F)
+    ask this before they move any."""
+    return _banned(view, "ban.markland") and not plays_without(view, "D9")
+
+
 @BOOK.transition("D9", "nobody moves to or from Markland in the turn of the ban")
 def d9_markland_closed(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if not _banned(view, "ban.markland") or moved_cube(view, move) is None:
@@ -73,6 +87,6 @@ def d9_markland_closed(view: Greenland, move: Move, moves: Sequence[Move]) -> It
         for place in (places.get(move.src.place), places.get(move.dst.place))
         if place is not None
     }
-    if "markland" not in ends:
+    if MARKLAND not in ends:
         return ()
-    return (illegal("D9", "nobody moves to or from Markland this turn", move.piece),)
+    return (illegal("D9", MARKLAND_BAN, move.piece),)

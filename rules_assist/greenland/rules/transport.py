@@ -11,6 +11,22 @@ abandoned (E4).
   beside those carrying hunters outside the homeland once the command is made.
 - E4's colony abandonment is about leaving: colonists go hunting in Greenland
   only if all of the culture's colonists leave together, by mariner.
+
+A mariner carries 4 cubes to one card a turn (E1), and the assignment phase is
+played in many commands, so the mariners already used this turn are
+remembered on the table: entering the assignment phase (turn.next_phase)
+writes the counter ``transport.settled`` = {"turn": n, "colonists": {colour:
+[cube, ...]}}, each culture's colonists as the phase begins. While it holds
+for this turn, a cube on a New World card that is not in it came this turn
+(E2), and one in it that is now off the New World left this turn (E4's
+abandonment, or its exception for one colonist); both took mariners, 4 to a
+mariner (each card its own loads). The E1 invariant then counts those
+mariners beside the ones carrying hunters outside the homeland, so the
+checker and the audit (``tabletop check``) both remember the turn, and E2's
+and E4's transitions leave the count of mariners to it. A table without the
+record (a position laid out in the assignment phase cannot tell which
+colonists came this turn) is judged command by command, as the transitions
+do.
 """
 
 from __future__ import annotations
@@ -90,6 +106,56 @@ def _sleds(view: Greenland, colour: str) -> int:
 
 
 AFTER_ASSIGNMENT = ("negotiation", "hunt", "animals", "elders")
+SETTLED = "transport.settled"  # counter: the colonists as this turn's assignment phase began
+
+
+def settled_now(view: Greenland) -> dict[str, list[str]]:
+    """Each culture's colonists on the table now (for ``SETTLED``), by culture."""
+    return {
+        colour: [
+            cube
+            for card, cubes in placement(view, colour).hunting.items()
+            if view.is_new_world(card)
+            for cube in cubes
+        ]
+        for colour in view.seats()
+    }
+
+
+def carried(view: Greenland, colour: str) -> tuple[dict[str, list[str]], int] | None:
+    """The colonists the culture's mariners carried this turn, read from ``SETTLED``: the
+    cubes that came to each New World card (E2), and how many colonists left it (E4); None
+    when the table holds no record for this turn's assignment phase."""
+    record = view.state.counters.get(SETTLED)
+    if (
+        not isinstance(record, dict)
+        or view.counter("phase") != "assignment"
+        or record.get("turn") != view.counter("turn")
+    ):
+        return None
+    before = (record.get("colonists") or {}).get(colour) or ()
+    arrived: dict[str, list[str]] = {}
+    staying = 0
+    for card, cubes in placement(view, colour).hunting.items():
+        if not view.is_new_world(card):
+            continue
+        for cube in cubes:
+            if cube in before:
+                staying += 1
+            else:
+                arrived.setdefault(card, []).append(cube)
+    pieces = view.state.pieces
+    gone = sum(
+        1 for cube in before if cube in pieces and pieces[cube].place.startswith("valhalla_")
+    )
+    return arrived, len(before) - staying - gone
+
+
+def _carrying(view: Greenland, arrived: dict[str, list[str]], left: int) -> int:
+    """The mariners that took colonists to the New World this turn (4 to a card each) and
+    brought colonists back (4 each)."""
+    load = view.constants.mariner_load
+    return sum(-(-len(cubes) // load) for cubes in arrived.values()) + -(-left // load)
 
 
 @BOOK.invariant("E1", "hunters outside the homeland need mariners, 4 cubes each, or a sled")
@@ -100,23 +166,34 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
         return ()
     here = placement(view, colour)
     hunting = here.hunting
-    if not hunting:
+    if not hunting and SETTLED not in view.state.counters:
         return ()
     outside = _outside(view, colour, hunting.items())
-    if not outside:
+    arrived, left = carried(view, colour) or ({}, 0)
+    if not outside and not arrived and not left:
         return ()
     needed = _mariners(view, colour, outside)
+    by_sea = _carrying(view, arrived, left)
     mariners = here.mariners
-    if needed <= mariners:
+    if needed + by_sea <= mariners:
         return ()
-    cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
+    parts = []
+    if outside:
+        cards = ", ".join(f"{view.name(c)} ({n})" for c, n in outside)
+        parts.append(f"hunters outside the homeland ({cards})")
+    if arrived:
+        cards = ", ".join(f"{view.name(c)} ({len(n)})" for c, n in arrived.items())
+        parts.append(f"colonists carried to the New World this turn ({cards}, E2)")
+    if left:
+        parts.append(f"{left} colonist(s) brought back from the New World this turn (E4)")
     pieces = [cube for card, _n in outside for cube in hunting[card]]
+    pieces += [cube for cubes in arrived.values() for cube in cubes]
     load = view.constants.mariner_load
     return (
         illegal(
             "E1",
-            f"{colour}'s hunters outside the homeland ({cards}) need {needed} mariner(s),"
-            f" {load} cubes each; {colour} has {mariners}",
+            f"{colour}'s {' and '.join(parts)} need {needed + by_sea} mariner(s), {load} cubes"
+            f" to a card each turn; {colour} has {mariners}",
             *pieces,
         ),
     )
@@ -138,6 +215,8 @@ def e2_colonists_arrive_by_mariner(
     if cube is None:
         return ()
     colour = cube[0]
+    if carried(view, colour) is not None:
+        return ()  # the turn is remembered: the E1 invariant counts these mariners
     arrivals: dict[str, list[str]] = {}
     for m in moves:  # the command's arrivals of this culture; judged at the first of them
         card = _card(view, m.dst.place)
@@ -230,6 +309,8 @@ def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) ->
                 *leaving,
             ),
         )
+    if carried(view, colour) is not None:
+        return ()  # the turn is remembered: the E1 invariant counts these mariners
     wanted = math.ceil(len(leaving) / view.constants.mariner_load)
     mariners = view.mariners(colour)
     if wanted > mariners:
