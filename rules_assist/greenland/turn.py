@@ -2,7 +2,9 @@
 stands.
 
 - ``next_phase(ctx)``: the next phase, after the elder actions the next turn
-  (A1), the game's end (J); the negotiation phase ends only when no war chief
+  (A1), the game's end (J); the assignment phase begins by recording each
+  culture's unassigned hunters and permanent cubes (E4,
+  rules/assignment.py); the negotiation phase ends only when no war chief
   still must attack where the negotiations failed (A3); the hunt's end sends
   defenders home (E5, G4).
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
@@ -23,6 +25,7 @@ from typing import Any
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .negotiation import negotiation_reading, obligation_text, unmet
+from .rules.assignment import START, assignment_start
 from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
@@ -63,6 +66,8 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     if new_turn != turn:
         ctx.set_counter("turn", new_turn)
     ctx.set_counter("phase", new_phase)
+    if new_phase == "assignment":  # E4 judges a cube taken back on the count at the start
+        ctx.set_counter(START, assignment_start(view, new_turn))
     if view.counter("phase.done"):
         ctx.set_counter("phase.done", None)
     if view.counter("hunt.done"):

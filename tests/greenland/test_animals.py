@@ -205,7 +205,9 @@ def test_cli_h2_g1_raid_then_animals(tmp_path: Path, capsys) -> None:
 
     file = game_file(tmp_path, RAIDED.replace("NAME", "Cattle"), raided)
     count = view(opened(file)).row("cattle-sheep")["babies"]
-    code, text, err, out = cli_run(capsys, tmp_path, file, "animals", "--choice", "hay_cattle=energy")
+    code, text, err, out = cli_run(
+        capsys, tmp_path, file, "animals", "--choice", "hay_cattle=energy"
+    )
     assert code == 0, err
     assert "raided by yellow (G1)" in text
     state = opened(out).state

@@ -294,3 +294,74 @@ def test_e4_colony_abandonment(greenland, tmp_path: Path) -> None:
     )
     found = rules(game.table.submit(every, "green"))
     assert "E4" in found  # five colonists need two mariners; green has one
+
+
+# ---- E4: one permanent cube back, judged on the hunters at the start of the phase ----------
+FEW = """
+turn = 2
+phase = "event"
+[rows.north]
+warm = ["Walrus", "Caribou"]
+[cultures.red]
+unassigned = UNASSIGNED
+elders = {1 = 1, 2 = 1, 6 = 1}
+"""
+
+
+def _assigning(greenland, tmp_path: Path, unassigned: int):
+    """The phase procedure begins the assignment phase (E), recording the count E4 reads."""
+    from rules_assist.greenland.turn import next_phase
+    from rules_assist.procedures import run_procedure
+
+    path = tmp_path / "few.toml"
+    path.write_text(FEW.replace("UNASSIGNED", str(unassigned)))
+    game = new_game(greenland, seed=1, position=str(path), path=str(tmp_path / "few.jsonl"))
+    run_procedure(game.table, "test", next_phase, name="greenland.next-phase")
+    assert game.state.counters["phase"] == "assignment"
+    game.table.checker = checker_for(greenland)
+    game.table.policy = Policy(Mode.ADVISORY)
+    return game
+
+
+def _elder(game, rank: int) -> str:
+    return game.state.contents("elder-red", f"rank{rank}")[0]
+
+
+def test_e4_one_elder_back_when_the_phase_began_with_one_hunter(greenland, tmp_path) -> None:
+    """E4's exception: one or no unassigned hunters at the start of E: ONE permanent cube back."""
+    game = _assigning(greenland, tmp_path, 1)
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == []
+    change = game.table.submit(actions.move(game.state, _elder(game, 2), "hunters_red"), "red")
+    assert rules(change) == ["E4"] and "one at most may" in change.findings[0].message
+    assert [f.rule for f in audit(game.state, Cards.of(greenland))] == ["E4"]
+
+
+def test_e4_the_count_at_the_start_of_the_phase_not_now(greenland, tmp_path, capsys) -> None:
+    """E4: three hunters at the start of E; placing two leaves one, which does not open the
+    exception. The checker, the audit and ``tabletop check`` say so alike."""
+    from .tables import cli
+
+    game = _assigning(greenland, tmp_path, 3)
+    put(game, red_cubes(game, 2), "caribou")
+    assert len(game.state.places["hunters_red"].contents) == 1
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == ["E4"]
+    assert "began the assignment phase with 3 unassigned hunters" in change.findings[0].message
+    audited = [(f.rule, f.message) for f in audit(game.state, Cards.of(greenland))]
+    assert audited == [(f.rule, f.message) for f in change.findings]
+    game.close()
+    code, out, _err = cli(capsys, "check", str(tmp_path / "few.jsonl"))
+    assert code == 0 and "E4 illegal: elders, colonists and husbands are assigned for good" in out
+
+
+def test_e4_no_elder_comes_back_outside_the_assignment(greenland, tmp_path) -> None:
+    """E4: in the hunt an elder is still assigned for good, whatever the hunters at home."""
+    from rules_assist.greenland.turn import next_phase
+    from rules_assist.procedures import run_procedure
+
+    game = _assigning(greenland, tmp_path, 1)
+    for _ in range(2):  # to the hunt
+        run_procedure(game.table, "test", next_phase, name="greenland.next-phase")
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == ["E4"]

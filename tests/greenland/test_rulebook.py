@@ -109,6 +109,12 @@ CASES: dict[str, Case] = {
     "e1_mariners_outside_the_homeland": Case(
         RED_MARINER + "hunters = {Walrus = 4}\n", move(red_cube, "walrus", "red", "hunters"), "E1"
     ),
+    # E4: a permanent cube taken back, by a culture that began the phase with six hunters
+    "e4_taken_back_at_most_one": Case(
+        RED_MARINER.replace("{6 = 1}", "{3 = 1, 6 = 1}"),
+        move(lambda game: game.state.contents("elder-red", "rank3")[0], "hunters_red", "red"),
+        "E4",
+    ),
     # E3, E5: whose elders
     "e3_elders_on_their_own_card": Case(
         RED_MARINER, move(red_cube, "elder-yellow", "red", "rank3"), "E5"

@@ -5,10 +5,20 @@ the Sun Stone's reassignment (E6), and whose cubes an elder card holds (E3, E5).
   its own card. Another culture's cube stands on an elder card only as an
   emissary (I5), on the first rank; hunters are never put on another
   culture's elders (E5; E3 alone in the beginners' game, C2, which has no E5).
+- Invariant (E4), in the assignment phase: of the cubes a culture had
+  permanently assigned when the phase began (elders, colonists, husbands),
+  one at most is now elsewhere, and only if the culture began the phase
+  with one or no unassigned hunters. What the culture had when the phase
+  began is recorded then (``assignment_start``, the counter
+  ``assignment.start``, written by the turn's ``next_phase`` and by a
+  position laid out in the assignment phase). Colonists who leave with the
+  whole colony (E4's colony abandonment; their mariners are transport.py's)
+  do not count.
 - Transitions: a hand move onto that emissary's rank is no emissary (the
   Emissary action, I5, puts them there); promotion costs one energy, paid in
-  the same command (E3); an elder never changes rank (E3); elders,
-  colonists and husbands come back only to a culture with one or no
+  the same command (E3); an elder never changes rank (E3); outside the
+  assignment phase (the invariant above) and the negotiations (F: divorce,
+  leaving), an elder, colonist or husband never comes back to the
   unassigned hunters (E4); an assigned hunter moves on only by a Sun Stone,
   once everyone else has assigned (E6).
 """
@@ -16,6 +26,7 @@ the Sun Stone's reassignment (E6), and whose cubes an elder card holds (E3, E5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tabletop.core import Finding, Move
 
@@ -23,6 +34,7 @@ from ..view import Greenland
 from .book import BOOK, illegal, moved_cube, placement, plays_without
 
 EMISSARY_SPOT = "rank1"  # I5: an emissary goes to the first rank of the other card
+START = "assignment.start"  # E4: what each culture had when the assignment phase began
 
 
 def _elders_rule(view: Greenland) -> str:
@@ -119,12 +131,83 @@ def e3_elders_keep_their_rank(
     return (illegal("E3", "an elder cannot change rank", move.piece),)
 
 
+def permanent_cubes(view: Greenland, colour: str) -> dict[str, str]:
+    """E4: a culture's permanently assigned cubes, each with what it is: 'elder' (on an elder
+    card, its own or another's as an emissary), 'colonist' (on a New World card) or 'husband'."""
+    found: dict[str, str] = {}
+    places = view.state.places
+    for cube in view.cube_pieces(colour):
+        if cube.spot == "exogamy":
+            found[cube.id] = "husband"
+        elif cube.place.startswith("elder-"):
+            found[cube.id] = "elder"
+        elif cube.spot == "hunters":
+            card = places[cube.place].parent if cube.place in places else None
+            if card is not None and view.is_new_world(card):
+                found[cube.id] = "colonist"
+    return found
+
+
+def assignment_start(view: Greenland, turn: int) -> dict[str, Any]:
+    """E4: each culture's unassigned hunters and permanently assigned cubes as the assignment
+    phase of ``turn`` begins, for the counter ``assignment.start``."""
+    return {
+        "turn": turn,
+        "unassigned": {c: len(view.unassigned(c)) for c in view.seats()},
+        "permanent": {c: permanent_cubes(view, c) for c in view.seats()},
+    }
+
+
+@BOOK.invariant(
+    "E4",
+    "one elder, colonist or husband at most comes back in the assignment phase, and only to a"
+    " culture that began it with one or no unassigned hunters",
+)
+def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]:
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return ()
+    start = counters.get(START)
+    if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
+        return ()
+    was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
+    if not was:
+        return ()
+    now = permanent_cubes(view, colour)
+    pieces = view.state.pieces
+    back = [
+        cube
+        for cube in was
+        if cube not in now and cube in pieces and not pieces[cube].place.startswith("valhalla_")
+    ]
+    if not back:
+        return ()
+    if "colonist" not in now.values():  # the whole colony left: E4's colony abandonment
+        back = [cube for cube in back if was[cube] != "colonist"]
+    unassigned = int((start.get("unassigned") or {}).get(colour, 0))
+    allowed = 1 if unassigned <= 1 else 0
+    if len(back) <= allowed:
+        return ()
+    kinds = sorted({was[cube] for cube in back})
+    what = " and ".join(f"{k}s" for k in kinds)
+    if allowed:
+        why = f"{len(back)} {what} come back: one at most may"
+    else:
+        why = (
+            f"{colour} began the assignment phase with {unassigned} unassigned hunters: only a"
+            " culture that begins it with one or none takes one back"
+        )
+    return (illegal("E4", f"elders, colonists and husbands are assigned for good; {why}", *back),)
+
+
 @BOOK.transition("E4", "elders, colonists and husbands are assigned for good", places=("hunters_",))
 def e4_permanent_assignment(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
     if not move.dst.place.startswith("hunters_"):
         return ()
+    if view.state.counters.get("phase") in ("assignment", "negotiation"):
+        return ()  # E: the invariant above; F: divorce and leaving
     cube = moved_cube(view, move)
     if cube is None:
         return ()
@@ -137,13 +220,12 @@ def e4_permanent_assignment(
     kind = view.row(origin).get("type")
     if kind not in ("elder", "new_world") and move.src.spot != "exogamy":
         return ()
-    if len(view.unassigned(colour)) <= 1:
-        return ()
     what = {"elder": "an elder", "new_world": "a colonist"}.get(kind or "", "a husband")
     return (
         illegal(
             "E4",
-            f"{what} is assigned for good; only a culture with one or no unassigned hunters may take one back",
+            f"{what} is assigned for good; one may come back only as the assignment phase"
+            " begins, to a culture with one or no unassigned hunters",
             move.piece,
         ),
     )
