@@ -8,7 +8,9 @@ stands.
   still must attack where the negotiations failed (A3); the hunt's end sends
   defenders home (E5, G4).
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
-  (A2, A3, A5: the next in order acts).
+  (A2, A3, A5: the next in order acts); in the assignment phase, once every
+  culture but one has finished, where that one's hunters stand is recorded:
+  a Sun Stone's reassignments are counted from there (E6).
 - ``status(view)``: the turn, the phase, the order, whose move, what comes
   next, for people; ``whose_move`` (whose move and the line saying so, the
   attacks still owed), ``event_name`` and ``bans`` are its parts, which the
@@ -25,7 +27,7 @@ from typing import Any
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .negotiation import negotiation_reading, obligation_text, unmet
-from .rules.assignment import START, assignment_start
+from .rules.assignment import SETTLED, START, assignment_start, settle
 from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
@@ -101,6 +103,10 @@ def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     if colour in done:
         raise ProcedureError(f"{colour} has already finished this phase")
     ctx.set_counter("phase.done", [*done, colour])
+    if view.counter("phase") == "assignment":  # E6 counts the reassignments from here
+        settled = settle(view, [*done, colour], int(view.counter("turn", 1) or 1))
+        if settled is not None:
+            ctx.set_counter(SETTLED, settled)
     return f"{colour} has finished the {view.counter('phase', 'event')} phase"
 
 

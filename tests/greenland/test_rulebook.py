@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 
 from rules_assist.greenland.rules import BOOK, rulebook_for
+from rules_assist.greenland.turn import finish
+from rules_assist.procedures import run_procedure
 from tabletop.core import Command, Mode, Policy, actions
 from tabletop.modules import find_module
 from tabletop.modules.rules import game_of
@@ -77,6 +79,25 @@ unassigned = 6
 elders = {6 = 1}
 """
 
+SUN_STONE = """
+turn = 3
+phase = "assignment"
+[rows.north]
+warm = ["Walrus", "Caribou"]
+[cultures.yellow]
+unassigned = 2
+elders = {6 = 1}
+tableau = ["Peepeelee", "Sun Stone trader"]
+hunters = {Walrus = 4, Caribou = 1}
+"""
+
+
+def others_finish(game: Any) -> None:
+    """Red and green finish assigning (the turn's finish): the Sun Stone may reassign (E6)."""
+    for colour in ("red", "green"):
+        run_procedure(game.table, colour, finish, name="greenland.finish", colour=colour)
+
+
 CASES: dict[str, Case] = {
     # B4: a culture's cubes and disks
     "b4_cubes_a_culture_owns": Case(
@@ -114,6 +135,23 @@ CASES: dict[str, Case] = {
         RED_MARINER.replace("{6 = 1}", "{3 = 1, 6 = 1}"),
         move(lambda game: game.state.contents("elder-red", "rank3")[0], "hunters_red", "red"),
         "E4",
+    ),
+    # E6: a Sun Stone's fourth reassignment
+    "e6_reassignments_at_most": Case(
+        SUN_STONE,
+        lambda game: (
+            actions.build_sequence(
+                game.state,
+                "reassign four",
+                [
+                    lambda s, c=c: actions.move(s, c, "caribou", spot="hunters")
+                    for c in game.state.contents("walrus", "hunters")
+                ],
+            ),
+            "yellow",
+        ),
+        "E6",
+        prepare=others_finish,
     ),
     # E3, E5: whose elders
     "e3_elders_on_their_own_card": Case(

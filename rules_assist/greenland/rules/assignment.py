@@ -20,7 +20,14 @@ the Sun Stone's reassignment (E6), and whose cubes an elder card holds (E3, E5).
   assignment phase (the invariant above) and the negotiations (F: divorce,
   leaving), an elder, colonist or husband never comes back to the
   unassigned hunters (E4); an assigned hunter moves on only by a Sun Stone,
-  once everyone else has assigned (E6).
+  once everyone else has assigned, and only to a card where its culture has
+  cubes (hunters, or a husband: its wife), not in the New World, or to a
+  daughter or livestock (D) card in its own tableau (E6).
+- Invariant (E6), in the assignment phase: a Sun Stone reassigns as many
+  hunters as it says (three), counted against where the culture's hunters
+  stood when everyone else had finished assigning (the counter
+  ``assignment.settled``, written by the turn's ``finish``): a hunter
+  standing elsewhere now has been reassigned.
 """
 
 from __future__ import annotations
@@ -231,6 +238,75 @@ def e4_permanent_assignment(
     )
 
 
+SETTLED = "assignment.settled"  # E6: where a culture's hunters stood once the others assigned
+
+
+def reassign_limit(view: Greenland, colour: str) -> int:
+    """E6: how many hunters the culture's Sun Stone reassigns ('reassign N'), 0 without one."""
+    return max(
+        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
+    )
+
+
+def hunters_placed(view: Greenland, colour: str) -> dict[str, str]:
+    """The culture's cubes in the hunting areas of cards outside the New World: {cube: card}."""
+    places = view.state.places
+    found: dict[str, str] = {}
+    for cube in view.cube_pieces(colour):
+        if cube.spot != "hunters" or cube.place not in places:
+            continue
+        card = places[cube.place].parent
+        if card is not None and not view.is_new_world(card):
+            found[cube.id] = card
+    return found
+
+
+def settle(view: Greenland, done: Sequence[str], turn: int) -> dict[str, Any] | None:
+    """E6: the counter ``assignment.settled`` once ``done`` have finished assigning: for each
+    culture whose others have all finished, where its hunters stand then (kept from the first
+    time); None when it does not change."""
+    record = view.state.counters.get(SETTLED)
+    current = record if isinstance(record, dict) and record.get("turn") == turn else None
+    placed = dict(current["placed"]) if current is not None else {}
+    for colour in view.seats():
+        if colour not in placed and all(c in done for c in view.seats() if c != colour):
+            placed[colour] = hunters_placed(view, colour)
+    if placed == (current["placed"] if current is not None else {}):
+        return None
+    return {"turn": turn, "placed": placed}
+
+
+def reassigned(view: Greenland, colour: str) -> list[str]:
+    """E6: the culture's hunters its Sun Stone has reassigned in this assignment phase: those
+    standing on another card than when everyone else had assigned ([] without a Sun Stone)."""
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return []
+    record = counters.get(SETTLED)
+    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
+        return []
+    before = (record.get("placed") or {}).get(colour)
+    if not before or not reassign_limit(view, colour):
+        return []  # without a Sun Stone each move is refused (e6_reassignment)
+    now = hunters_placed(view, colour)
+    return [cube for cube, card in before.items() if cube in now and now[cube] != card]
+
+
+@BOOK.invariant("E6", "a Sun Stone reassigns as many hunters as it says (three), no more")
+def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
+    moved = reassigned(view, colour)
+    limit = reassign_limit(view, colour)
+    if len(moved) <= limit:
+        return ()
+    return (
+        illegal(
+            "E6",
+            f"the Sun Stone reassigns {limit} hunters at most; {len(moved)} have been reassigned",
+            *moved,
+        ),
+    )
+
+
 @BOOK.transition("E6", "an assigned hunter moves on only by a Sun Stone, after everyone assigned")
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if move.src.spot != "hunters" or view.state.counters.get("phase") != "assignment":
@@ -242,10 +318,7 @@ def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Itera
     if origin is None or target is None or origin == target or view.is_new_world(origin):
         return ()
     colour, pid = cube[0], move.piece
-    limit = max(
-        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
-    )
-    if not limit:
+    if not reassign_limit(view, colour):
         return (
             illegal(
                 "E6",
@@ -265,16 +338,29 @@ def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Itera
         )
     if view.is_new_world(target):
         return (illegal("E6", "a reassigned hunter cannot go to the New World", pid),)
-    mine = view.tableau_owner(target) == colour and view.row(target).get("type") in (
-        "daughter",
-        "norse_animal",
+    row = view.row(target)
+    own_card = view.tableau_owner(target) == colour and (
+        row.get("type") in ("daughter", "norse_animal") or row.get("hand") == "D"
     )
-    if not mine and not view.hunters_on(target, colour) and view.row(target).get("hand") != "D":
-        return (
-            illegal(
-                "E6",
-                "a reassigned hunter joins a card where the culture has cubes, or its own daughter or livestock",
-                pid,
-            ),
-        )
-    return ()
+    if own_card or _cubes_there(view, target, colour, pid):
+        return ()
+    return (
+        illegal(
+            "E6",
+            "a reassigned hunter joins a card where the culture has cubes (not the New World), or"
+            " a daughter or livestock card in its own tableau",
+            pid,
+        ),
+    )
+
+
+def _cubes_there(view: Greenland, card: str, colour: str, moving: str) -> bool:
+    """E6: the culture has cubes on the card, hunters or a husband (not its elders: a hunter
+    reassigned goes to a card's hunting area, and an elder card takes promotions, E3)."""
+    if view.row(card).get("type") == "elder":
+        return False
+    pieces = view.state.pieces
+    return any(
+        pieces[c].owner == colour and c != moving and pieces[c].spot in ("hunters", "exogamy")
+        for c in view.state.contents(card)
+    )
