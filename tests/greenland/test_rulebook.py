@@ -356,3 +356,47 @@ def test_e5_a_husband_s_culture_defends_his_wife_without_a_war_chief(tmp_path) -
         actions.move(game.state, yellow_cube(game), "birgitta", spot="hunters"), "yellow"
     )
     assert change.findings == () and rules.audit(game.state) == []
+
+
+WIVES = {
+    # the Thule married to a Tunit daughter: one homeland, no war chief, no mariner (E1, E5)
+    "thule-tunit": (
+        '[cultures.green]\nunassigned = 2\ntableau = ["Meeka"]\n'
+        "[cultures.yellow]\nunassigned = 4\nelders = {1 = 1}\nhusbands = {Meeka = 1}\n",
+        "yellow",
+        "meeka",
+    ),
+    # the Norse married to a Thule daughter: a mariner carries them north (E1), no war chief
+    "norse-thule": (
+        '[cultures.yellow]\nunassigned = 2\ntableau = ["Kirima"]\n'
+        "[cultures.red]\nunassigned = 4\nelders = {6 = 1}\nhusbands = {Kirima = 1}\n",
+        "red",
+        "kirima",
+    ),
+}
+
+
+@pytest.mark.parametrize("wife", list(WIVES))
+def test_e5_defending_a_wife_the_checker_and_tabletop_check_agree(wife, tmp_path, capsys) -> None:
+    """E5: cubes on a daughter their culture is married to defend her: the move checker, the
+    audit and ``tabletop check FILE`` find nothing, in the assignment phase and after it."""
+    position, colour, daughter = WIVES[wife]
+    path = tmp_path / "game.jsonl"
+    game = build(tmp_path, 'phase = "assignment"\n' + position, path=str(path))
+    rules = game_of(find_module("greenland"))
+    game.table.checker = rules.checker()
+    game.table.policy = Policy(Mode.STRICT)  # refused if the checker named anything
+    two = actions.build_sequence(
+        game.state,
+        "defend the wife",
+        [
+            lambda s, c=c: actions.move(s, c, daughter, spot="hunters")
+            for c in (cube(game, colour, 0), cube(game, colour, 1))
+        ],
+    )
+    change = game.table.submit(two, colour)
+    assert change.findings == () and rules.audit(game.state) == []
+    game.close()
+    assert cli_findings(capsys, path, "E5") == [] and cli_findings(capsys, path, "E1") == []
+    code, out, _err = cli(capsys, "check", str(path))
+    assert code == 0 and "no findings" in out
