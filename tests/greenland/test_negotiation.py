@@ -567,3 +567,59 @@ def test_cli_marry_names_the_cube_or_the_card(greenland, tmp_path, capsys) -> No
     assert code == 2 and err.endswith(
         "--seat: name the culture whose hunter marries (red, yellow, green)\n"
     )
+
+
+WIFE = """
+phase = "assignment"
+turn = 2
+[cultures.green]
+unassigned = 2
+tableau = ["Meeka"]
+iron = 0
+[cultures.yellow]
+unassigned = 3
+elders = {1 = 1}
+husbands = {Meeka = 1}
+iron = 0
+[cultures.red]
+unassigned = 4
+elders = {4 = 1, 6 = 1}
+iron = 1
+"""
+
+
+def test_e5_f2_g1_a_husband_s_culture_defends_his_wife(greenland, tmp_path) -> None:
+    """E5: the Thule, married to the Tunit's Meeka, defend her against a Norse raid without a
+    war chief; F2: they strike after the Norse, who have more iron; G1: only the raider rolls."""
+    from tabletop.core import Mode, Policy, actions
+
+    game = build(tmp_path, WIFE)
+    game.table.checker = game_of(greenland).checker()
+    game.table.policy = Policy(Mode.STRICT)
+
+    def to_meeka(colour: str, count: int) -> None:
+        cubes = [c for c in game.state.places[f"hunters_{colour}"].contents if "cube" in c]
+        command = actions.build_sequence(
+            game.state,
+            f"{colour} to Meeka",
+            [lambda s, c=c: actions.move(s, c, "meeka", spot="hunters") for c in cubes[:count]],
+        )
+        assert game.table.submit(command, colour).findings == ()
+
+    to_meeka("red", 3)  # the raid (E5)
+    to_meeka("yellow", 1)  # the defence of a wife (E5)
+    run(game, next_phase)
+    assert attackers(view(game), "meeka") == ["red", "yellow"]
+    assert obligations(view(game)) == [("red", "meeka")]
+    forced(game, [6, 6, 6])
+    run(game, attack, {}, colour="red", card="meeka")
+    change = run(game, attack, {"pay_iron_red": "no"}, colour="yellow", card="meeka")
+    assert label(change).startswith(  # the husband counts towards the defence (F1)
+        "Yellow defends Meeka: 2 defenders strike automatically → 2 hits"
+    )
+    run(game, next_phase)
+    forced(game, [4])
+    change = run(game, hunt_card, {}, card="meeka")
+    assert label(change) == "Red raids Meeka: 4; the raid fails (no raid face, G1)"
+    assert view(game).husband("meeka") is not None
+    assert game.state.pieces[view(game).husband("meeka")].owner == "yellow"
