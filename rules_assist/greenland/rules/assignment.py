@@ -207,7 +207,12 @@ def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]
     return (illegal("E4", f"elders, colonists and husbands are assigned for good; {why}", *back),)
 
 
-@BOOK.transition("E4", "elders, colonists and husbands are assigned for good", places=("hunters_",))
+@BOOK.transition(
+    "E4",
+    "elders, colonists and husbands are assigned for good: none comes back to the unassigned"
+    " hunters outside the assignment phase (its exception) and the negotiations (F)",
+    places=("hunters_",),
+)
 def e4_permanent_assignment(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -307,7 +312,11 @@ def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     )
 
 
-@BOOK.transition("E6", "an assigned hunter moves on only by a Sun Stone, after everyone assigned")
+@BOOK.transition(
+    "E6",
+    "an assigned hunter moves on only by a Sun Stone, after everyone assigned, to a card where"
+    " its culture has cubes (not the New World) or its own daughter or livestock",
+)
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if move.src.spot != "hunters" or view.state.counters.get("phase") != "assignment":
         return ()
