@@ -7,9 +7,14 @@
   raided; or the card is slaughtered: discarded for the disks of its Value
   (B3, energy within the woodpile limit of B4). A culture that cannot pay
   in full must slaughter.
-- H2: a fed card that was not raided this turn (the piece property
-  ``raided`` equal to the turn) brings its babies from Valhalla, the Alpha
-  first when he is there; sheep bring ivory instead when the player says so.
+- H2: a fed card brings its babies from Valhalla, the Alpha first when he
+  is there; sheep bring ivory instead when the player says so. A card
+  livestock raided successfully this turn (the mark the raid roll leaves,
+  raid.raider) brings them to the raider instead (G1): the raider's babies,
+  or for sheep the raider's choice of babies or ivory; its owner still pays
+  the hay (H1). A raided card the owner slaughters is discarded for nothing
+  (B3: a card being livestock raided cannot be exchanged), and then there
+  are no babies for anyone.
 
 A culture that pays hay with an elder of rank 3 and so holds more cards than
 its hand size then discards down (B2, choice ``discard_<colour>``). The
@@ -21,7 +26,8 @@ e.g. ``hay_cattle``), a payment of the hay from the culture's energy and
 elders with 'slaughter' as the alternative: 'energy', 'elder:3' (or
 'elder:2@yellow'), a comma-separated list or 'energy=2' for several
 snowflakes (one unit given for several means that unit each time), or
-'slaughter'; ``sheep_<colour>``: 'baby' or 'ivory'.
+'slaughter'; ``sheep_<colour>``: 'baby' or 'ivory', asked of the culture that gains
+them (the raider of a raided sheep card).
 """
 
 from __future__ import annotations
@@ -40,8 +46,10 @@ from .payments import (
     gain,
     pay_options,
     pay_units,
+    remove_card,
     row_id,
 )
+from .raid import raider
 from .sequence import current_first, player_order, view_of
 from .variants import advanced_off
 from .view import Greenland
@@ -50,12 +58,6 @@ from .view import Greenland
 def is_sheep(view: Greenland, pid: str) -> bool:
     row = view.row(pid)
     return row.get("side") == "sheep" or str(row.get("name", "")).casefold() == "sheep"
-
-
-def raided(view: Greenland, pid: str) -> bool:
-    """Successfully livestock raided this turn (G1): the hunt marks the card."""
-    turn = view.counter("turn", 1)
-    return view.state.pieces[pid].props.get("raided") == turn
 
 
 def feed_animals(ctx: ProcedureContext, cards: Cards | None = None) -> str:
@@ -100,6 +102,14 @@ def _hay(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> bool:
         )
         why = ""
     if isinstance(answer, str):  # slaughtered (B3)
+        thief = raider(view, pid)
+        if thief is not None:  # B3: a card being livestock raided is not exchanged
+            remove_card(ctx, view, pid)
+            ctx.note(
+                f"{colour} slaughters {name}{why}: gains nothing, the card was raided by"
+                f" {thief} this turn (B3); no babies for {thief} (G1)"
+            )
+            return False
         gained = exchange(ctx, view, colour, pid)
         ctx.note(f"{colour} slaughters {name}{why}: gains {describe_gain(gained)}")
         return False
@@ -110,27 +120,32 @@ def _hay(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> bool:
 
 
 def _milk(ctx: ProcedureContext, view: Greenland, colour: str, pid: str) -> None:
-    """H2: the card's babies, unless it was raided; sheep may give ivory instead."""
+    """H2: the card's babies; sheep may give ivory instead. A card raided this turn gives them
+    to its raider (G1)."""
     name = view.name(pid)
-    if raided(view, pid):
-        ctx.note(f"{name} was raided this turn: no babies for {colour}")
-        return
+    thief = raider(view, pid)
+    gainer = thief or colour
+    section = "G1" if thief else "H2"
+    whose = f"{colour}'s {name}" + (f", raided by {thief} (G1)," if thief else "")
     count = int(view.row(pid).get("babies") or 0)
     if not count:
+        if thief:
+            ctx.note(f"{whose} gives no babies")
         return
     if is_sheep(view, pid):
         wool = one_of(
             ctx,
-            f"sheep_{colour}",
-            f"Sheep (H2): {colour} gains {count} baby or {count} ivory",
+            f"sheep_{gainer}",
+            f"Sheep ({section}): {gainer} gains {count} baby or {count} ivory from {colour}'s {name}",
             ["baby", "ivory"],
-            colour,
-            "H2",
+            gainer,
+            section,
         )
         if wool == "ivory":
-            got = gain(ctx, view, colour, "ivory", count)
-            ctx.note(f"{colour}'s {name} gives {got} ivory")
+            got = gain(ctx, view, gainer, "ivory", count)
+            ctx.note(f"{whose} gives {got} ivory" + (f" to {thief}" if thief else ""))
             return
-    born = babies(ctx, colour, count)
+    born = babies(ctx, gainer, count)
     short = f" (Valhalla had only {born})" if born < count else ""
-    ctx.note(f"{colour}'s {name} gives {born} {'baby' if born == 1 else 'babies'}{short}")
+    noun = "baby" if born == 1 else "babies"
+    ctx.note(f"{whose} gives {born} {noun}" + (f" to {thief}" if thief else "") + short)

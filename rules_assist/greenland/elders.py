@@ -40,8 +40,13 @@ Readings (see the README's design notes):
   witch-burn that kills an elder of rank 3 or a husband (whose culture loses
   the wife's hand size) ends with the discard down to the hand size (B2,
   ``hands.discard_excess``, choice ``discard_<colour>``).
-- Elder actions happen in the elder phase (counter ``phase`` = ``elders``).
-  The polytheists-first order (A5) is shown by the phase panel, not enforced.
+- Elder actions happen in the elder phase (counter ``phase`` = ``elders``),
+  in A5's order: every polytheist, then every monotheist, each in player
+  order (sequence.elder_order). A culture acts only when every culture
+  ahead of it in that order has finished the phase (``turn.finish``, the
+  counter ``phase.done``); asked out of order, an action is refused naming
+  A5 (``out_of_turn``). The order is read as the table stands: a culture
+  that turns monotheist (I6, I7) joins the monotheists.
 - The chief's "Promote: rank +1" (E3) is not an elder action here: E3 says an
   elder never changes rank and section I lists no chief action; promotion to
   elder is done in the assignment phase (assignment.py).
@@ -60,7 +65,7 @@ from .choices import one_of
 from .deck import Cards
 from .hands import discard_excess
 from .payments import RANK_SPOTS, elder_cubes, kill_elder, row_id, spend
-from .sequence import view_of
+from .sequence import out_of_turn, view_of
 from .variants import advanced_off, cooperative, refuse_if_off
 from .view import COLOURS, Greenland
 
@@ -159,6 +164,12 @@ def mission_fields(view: Greenland, colour: str) -> list[str]:
 
 
 # ---- the common part of an action -----------------------------------------------------
+def _in_turn(view: Greenland, colour: str, action: str, section: str) -> None:
+    why = out_of_turn(view, colour)
+    if why is not None:
+        raise ProcedureError(f"{action} ({section}): {why}")
+
+
 def _acting(
     view: Greenland, colour: str, rank: int, religion: str | None, action: str, section: str
 ) -> str:
@@ -180,6 +191,7 @@ def _acting(
             f"{action} ({section}) needs a rank-{rank} elder of {colour} who has not acted"
             f" this turn (I): {why}"
         )
+    _in_turn(view, colour, action, section)
     return ready[0]
 
 
@@ -438,6 +450,7 @@ def baptize(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> s
         raise ProcedureError(
             f"Baptism (I7): {colour} still has {left} elder(s); only a culture without elders converts"
         )
+    _in_turn(view, colour, "Baptism", "I7")
     ctx.set_property(f"elder-{colour}", "card", f"elder-{colour}-monotheist")
     ctx.note(f"{colour} turns its elder card to the monotheist side for good")
     return f"Baptism (I7) of {colour}"

@@ -47,11 +47,14 @@ undo step each); every one of them runs only in the negotiation phase.
 
 The order and the obligation to attack (A3), as this module reads them:
 
-- Order. Among the cultures with a war chief that may attack on a card, one
-  attacks only when every culture ahead of it in ``chief_order`` has made its
-  round there this turn (or has no cubes or nobody left to attack there). A
-  defender without a war chief (F2, a tableau card raided) is outside that
-  order: it strikes when it likes and keeps nobody waiting.
+- Order. Everyone who may attack on a card (``attackers``: the war chiefs'
+  cultures and the defenders of a raided tableau card, F2) goes in most iron
+  order (A3, F2), defenders like everyone else. One attacks only when every
+  war chief's culture ahead of it there has made its round this turn (or has
+  no cubes or nobody left to attack there). A defender without a war chief
+  need not strike (F2 allows it, A3 obliges only war chiefs), so it keeps
+  nobody waiting; but once a culture behind it in the order has attacked
+  there, its turn has gone by and it has passed.
 - Negotiations fail on a card (``contested``) while cubes of two or more
   cultures are on it (on a tableau card: raiders, cubes that do not defend
   it; its owner and a husband's culture are on one side), at least one of
@@ -305,8 +308,9 @@ def reading_key(view: Greenland) -> tuple[Any, ...]:
 def _reading(view: Greenland) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """One pass over the cards where cultures meet, not at peace this turn: where a war chief
     may attack and the negotiations have failed (``contested``), each war chief in
-    ``chief_order`` not done there owes an attack; the first of them may attack now, and so
-    may any defender without a war chief. Both most iron first (A3)."""
+    ``chief_order`` not done there owes an attack. Those who may attack now are, in most iron
+    order, the ones up to the first war chief not done, without the defenders who have
+    passed (a later culture has attacked there). Both most iron first (A3)."""
     order = negotiation_order(view)
     done = set(attacked(view))
     peace = at_peace(view)
@@ -320,13 +324,14 @@ def _reading(view: Greenland) -> tuple[list[tuple[str, str]], list[tuple[str, st
         to_come = [c for c in may if f"{c}@{card}" not in done]
         if any(chiefs[c] for c in may) and (view.side(card) != "tableau" or _raided(view, card)):
             owed += [(c, card) for c in to_come if chiefs[c]]
-        chief_waiting = False
-        for colour in to_come:
-            if not chiefs[colour]:
-                ready.append((colour, card))
-            elif not chief_waiting:
-                ready.append((colour, card))
-                chief_waiting = True
+        for n, colour in enumerate(may):  # A3, F2: most iron first, defenders too
+            if f"{colour}@{card}" in done:
+                continue
+            if not chiefs[colour] and any(f"{c}@{card}" in done for c in may[n + 1 :]):
+                continue  # a defender whose turn has gone by: passed
+            ready.append((colour, card))
+            if chiefs[colour]:
+                break  # those behind wait for this war chief
     rank = {colour: n for n, colour in enumerate(order)}
     owed.sort(key=lambda pair: rank[pair[0]])
     ready.sort(key=lambda pair: rank[pair[0]])
@@ -594,14 +599,21 @@ def attack(ctx: ProcedureContext, colour: str, card: str, cards: Cards | None = 
         )
     if card in at_peace(view):
         raise ProcedureError(f"{name} is at peace this turn: the cultures there agreed it (A3)")
-    if view.war_chiefs(colour):
-        chiefs = chief_order(view, card)
-        ahead = [c for c in chiefs[: chiefs.index(colour)] if f"{c}@{card}" not in done]
-        if ahead:
-            raise ProcedureError(
-                f"{who} cannot attack on {name} yet: {culture(ahead[0])} attacks there first "
-                "(A3: the most iron first, ties in player order)"
-            )
+    order = attackers(view, card)  # A3, F2: the most iron first, defenders like everyone
+    place = order.index(colour) if colour in order else len(order)
+    ahead = [c for c in order[:place] if view.war_chiefs(c) and f"{c}@{card}" not in done]
+    if ahead:
+        raise ProcedureError(
+            f"{who} cannot {'defend' if defending else 'attack on'} {name} yet: "
+            f"{culture(ahead[0])} attacks there first (A3, F2: the most iron first, ties in"
+            " player order)"
+        )
+    behind = [c for c in order[place + 1 :] if f"{c}@{card}" in done]
+    if behind and not view.war_chiefs(colour):
+        raise ProcedureError(
+            f"{who} has passed on {name}: {culture(behind[0])}, with less iron, has attacked"
+            " there already (A3, F2: the most iron first, ties in player order)"
+        )
     if defending:
         dice = [Die(c, 1, auto=True) for c in cubes]
         faces = HIT_FACES["tableau"]

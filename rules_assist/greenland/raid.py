@@ -3,8 +3,8 @@
 The raiders make a Hunt Roll (rules_assist/greenland/hunt_roll.py) with the
 card's raid faces: any of them succeeds if a raider survives, and each 3 kills
 a raider. A livestock raid marks the card ``raided`` ({"by": colour, "turn":
-turn}) so that its babies go to the raider in H2; a Sabine raid marries a
-surviving raider to the daughter (F1), killing her husband.
+turn}) so that its babies go to the raider in H2 (``raider``); a Sabine raid
+marries a surviving raider to the daughter (F1), killing her husband.
 """
 
 from __future__ import annotations
@@ -26,11 +26,19 @@ def defenders(view: Greenland, card: str) -> set[str]:
     return found
 
 
+def raider(view: Greenland, pid: str) -> str | None:
+    """The culture that livestock raided the card successfully this turn (G1), else None: the
+    mark ``raid_result`` leaves on the card."""
+    mark = view.state.pieces[pid].props.get("raided")
+    if isinstance(mark, dict) and mark.get("turn") == view.counter("turn", 1):
+        by = mark.get("by")
+        return str(by) if by else None
+    return None
+
+
 def being_raided(view: Greenland, pid: str) -> bool:
     """A tableau card livestock raided this turn, or with raiders on it now (E5, B3)."""
-    turn = view.counter("turn", 1)
-    mark = view.state.pieces[pid].props.get("raided")
-    if mark == turn or (isinstance(mark, dict) and mark.get("turn") == turn):
+    if raider(view, pid) is not None:
         return True
     owner = view.tableau_owner(pid)
     return any(view.state.pieces[c].owner != owner for c in view.hunters_on(pid))

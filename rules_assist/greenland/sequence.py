@@ -12,7 +12,8 @@ whose event was revealed (``event.revealed``) and resolved (``event.resolved``).
   Y when X is not in play (C1, Icon Reference); ``choose_first_player`` adds
   the Council of War (A2): a first player with a war chief at the start of
   the turn may name another (choice ``council``).
-- ``iron_order`` (A3), ``hunt_order`` (A4), ``elder_order`` (A5).
+- ``iron_order`` (A3), ``hunt_order`` (A4), ``elder_order`` (A5); ``out_of_turn``:
+  why a culture may not act yet in the elder phase (A5).
 - procedures ``next_phase(ctx)`` and ``finish(ctx, colour)``; ``status(view)``
   for a phase panel: whose move, what comes next.
 """
@@ -246,6 +247,23 @@ def _elder_order(view: Greenland, first: str | None) -> tuple[str, ...]:
             + [c for c in order if view.religion(c) == "monotheist"]
         )
     return found
+
+
+def out_of_turn(view: Greenland, colour: str) -> str | None:
+    """A5: why ``colour`` may not act yet in the elder phase (the first culture ahead of it in
+    ``elder_order`` that has not finished the phase), or None when it is its turn."""
+    order = elder_order(view)
+    if colour not in order:
+        return None
+    done = view.counter("phase.done") or ()
+    ahead = [c for c in order[: order.index(colour)] if c not in done]
+    if not ahead:
+        return None
+    first = ahead[0]
+    return (
+        f"{colour} acts after {first}: polytheists act first, then monotheists, each in player"
+        f" order ({', '.join(order)}), and {first} has not finished its elder actions (A5)"
+    )
 
 
 def phase_order(view: Greenland, phase: str, first: str | None = None) -> tuple[str, ...]:

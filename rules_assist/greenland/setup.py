@@ -15,7 +15,9 @@ from tabletop.modules import SetupContext, SetupError
 from .batch import Batch
 from .deck import NORSE_ANIMALS, Cards, piece_kind, placeholder_count
 from .position import Position, apply_position, read_position
+from .rules.assignment import START, assignment_start
 from .variants import variant_in
+from .view import Greenland
 
 STARTING_DISKS = {"energy": 5, "ivory": 1, "iron": 1}
 DICE = 6
@@ -52,6 +54,9 @@ def setup(ctx: SetupContext) -> None:
         _starting_cubes_and_disks(ctx, seats, with_colony=colony)
     else:
         apply_position(ctx, cards, position, seats, STARTING_DISKS)
+        if position.phase == "assignment":  # E4: the position is the phase's start
+            record = assignment_start(Greenland(ctx.state, cards), position.turn)
+            ctx.submit(actions.set_counter(ctx.state, START, record))
 
 
 _PLACEHOLDERS: dict[str, int] = {}  # by the deck file's sha256: counted once a deck

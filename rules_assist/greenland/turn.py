@@ -2,13 +2,17 @@
 stands.
 
 - ``next_phase(ctx)``: the next phase, after the elder actions the next turn
-  (A1), the game's end (J); the negotiation phase ends only when no war chief
+  (A1), the game's end (J); the assignment phase begins by recording each
+  culture's unassigned hunters and permanent cubes (E4,
+  rules/assignment.py); the negotiation phase ends only when no war chief
   still must attack where the negotiations failed (A3); the hunt's end sends
   defenders home (E5, G4); entering the assignment phase records each
   culture's colonists, so the mariners used in the turn are remembered (E1,
   rules/transport.py).
 - ``finish(ctx, colour)``: a culture has done what it does in this phase
-  (A2, A3, A5: the next in order acts).
+  (A2, A3, A5: the next in order acts); in the assignment phase, once every
+  culture but one has finished, where that one's hunters stand is recorded:
+  a Sun Stone's reassignments are counted from there (E6).
 - ``status(view)``: the turn, the phase, the order, whose move, what comes
   next, for people; ``whose_move`` (whose move and the line saying so, the
   attacks still owed), ``event_name`` and ``bans`` are its parts, which the
@@ -25,7 +29,9 @@ from typing import Any
 from ..procedures import ProcedureContext, ProcedureError
 from .deck import Cards
 from .negotiation import negotiation_reading, obligation_text, unmet
-from .rules.transport import SETTLED, settled_now
+from .rules.assignment import SETTLED, START, assignment_start, settle
+from .rules.transport import SETTLED as COLONISTS_SETTLED
+from .rules.transport import settled_now
 from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
@@ -66,8 +72,11 @@ def next_phase(ctx: ProcedureContext, cards: Cards | None = None) -> str:
     if new_turn != turn:
         ctx.set_counter("turn", new_turn)
     ctx.set_counter("phase", new_phase)
-    if new_phase == "assignment":  # E1: the mariners used this turn are counted from here
-        ctx.set_counter(SETTLED, {"turn": new_turn, "colonists": settled_now(view)})
+    if new_phase == "assignment":
+        # E4 judges a cube taken back on the count at the start; E1 counts the mariners
+        # used this turn from here
+        ctx.set_counter(START, assignment_start(view, new_turn))
+        ctx.set_counter(COLONISTS_SETTLED, {"turn": new_turn, "colonists": settled_now(view)})
     if view.counter("phase.done"):
         ctx.set_counter("phase.done", None)
     if view.counter("hunt.done"):
@@ -101,6 +110,10 @@ def finish(ctx: ProcedureContext, colour: str, cards: Cards | None = None) -> st
     if colour in done:
         raise ProcedureError(f"{colour} has already finished this phase")
     ctx.set_counter("phase.done", [*done, colour])
+    if view.counter("phase") == "assignment":  # E6 counts the reassignments from here
+        settled = settle(view, [*done, colour], int(view.counter("turn", 1) or 1))
+        if settled is not None:
+            ctx.set_counter(SETTLED, settled)
     return f"{colour} has finished the {view.counter('phase', 'event')} phase"
 
 

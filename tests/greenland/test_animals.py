@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from rules_assist.greenland import animals
+from rules_assist.greenland.hunt import hunt_card
+from rules_assist.greenland.turn import next_phase
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 
 from .tables import build, cli_run, contents, game_file, opened, owned, run, view
@@ -101,16 +103,116 @@ def test_h2_sheep_give_a_baby_or_ivory(tmp_path: Path, wool: str) -> None:
         assert len(contents(game, "hunters_red")) == 1 + count
 
 
-def test_h2_no_babies_from_a_raided_animal_but_the_hay_is_paid(tmp_path: Path) -> None:
-    """H1, H2, G1: a card raided this turn still costs its hay but gives its owner nothing."""
-    game = build(tmp_path, SHEEP, options={"norse_animal": "sheep"})
-    from tabletop.core import actions
+RAIDED = """
+turn = 3
+phase = "hunt"
+[cultures.red]
+unassigned = 1
+energy = 2
+ivory = 0
+[cultures.yellow]
+unassigned = 1
+elders = {4 = 1, 6 = 1}   # a war chief raids (E5), a mariner reaches the Norse tableau (E1)
+hunters = {NAME = 2}
+ivory = 0
+iron = 0
+"""
 
-    game.table.submit(actions.set_property(game.state, "cattle-sheep", "raided", 3), "test")
-    change = run(game, animals.feed_animals, {"hay_sheep": "energy"})
-    assert len(contents(game, "energy_red")) == 1
+
+def _raid(tmp_path: Path, animal: str, dice: list[int]):
+    """Yellow raids red's Norse animal in the hunt (G1), then the phase moves on to H."""
+    game = build(
+        tmp_path,
+        RAIDED.replace("NAME", animal.capitalize()),
+        options={"norse_animal": animal},
+    )
+    game.table.random.force_faces(dice)
+    change = run(game, hunt_card, {"pay_iron": "no"}, card="cattle-sheep")
+    assert game.table.random.forced_pending == 0
+    run(game, next_phase)
+    assert game.state.counters["phase"] == "animals"
+    return game, change.entry.command.label
+
+
+def test_h2_g1_the_raider_takes_the_babies_and_the_owner_pays_the_hay(tmp_path: Path) -> None:
+    """G1, H1, H2: a successful livestock raid: the raider gets the babies, the owner the hay."""
+    game, text = _raid(tmp_path, "cattle", [1, 6])
+    assert text.endswith("the raid succeeds: Yellow takes Cattle's babies this turn (G1, H2)")
+    yellow_before = len(contents(game, "hunters_yellow"))
+    count = view(game).row("cattle-sheep")["babies"]
+    assert count >= 1
+    change = run(game, animals.feed_animals, {"hay_cattle": "energy"})
+    assert len(contents(game, "energy_red")) == 0  # two snowflakes: two energy (H1)
+    assert len(contents(game, "hunters_red")) == 1  # no babies for the owner
+    assert len(contents(game, "hunters_yellow")) == yellow_before + count
+    assert (
+        f"red's Cattle, raided by yellow (G1), gives {count} "
+        f"{'baby' if count == 1 else 'babies'} to yellow" in change.entry.command.label
+    )
+
+
+def test_h2_g1_a_failed_raid_leaves_the_babies_to_the_owner(tmp_path: Path) -> None:
+    game, text = _raid(tmp_path, "cattle", [5, 6])
+    assert text.endswith("the raid fails (no raid face, G1)")
+    count = view(game).row("cattle-sheep")["babies"]
+    yellow_before = len(contents(game, "hunters_yellow"))
+    run(game, animals.feed_animals, {"hay_cattle": "energy"})
+    assert len(contents(game, "hunters_red")) == 1 + count
+    assert len(contents(game, "hunters_yellow")) == yellow_before
+
+
+@pytest.mark.parametrize("wool", ["baby", "ivory"])
+def test_h2_g1_the_sheep_raider_may_take_ivory_instead(tmp_path: Path, wool: str) -> None:
+    """G1: raiding sheep, the raider may steal an ivory instead of a baby; the owner pays hay."""
+    game, _text = _raid(tmp_path, "sheep", [1, 4])
+    count = view(game).row("cattle-sheep")["babies"]
+    with pytest.raises(ChoiceNeeded) as need:
+        run(game, animals.feed_animals, {"hay_sheep": "energy"})
+    assert need.value.key == "sheep_yellow" and need.value.question.owner == "yellow"
+    yellow_before = len(contents(game, "hunters_yellow"))
+    run(game, animals.feed_animals, {"hay_sheep": "energy", "sheep_yellow": wool})
+    assert len(contents(game, "energy_red")) == 2 - view(game).row("cattle-sheep")["hay"]
     assert len(contents(game, "hunters_red")) == 1 and len(contents(game, "ivory_red")) == 0
-    assert "raided this turn" in change.entry.command.label
+    if wool == "ivory":
+        assert len(contents(game, "ivory_yellow")) == count
+        assert len(contents(game, "hunters_yellow")) == yellow_before
+    else:
+        assert len(contents(game, "ivory_yellow")) == 0
+        assert len(contents(game, "hunters_yellow")) == yellow_before + count
+
+
+def test_h1_b3_a_raided_animal_slaughtered_gives_nothing(tmp_path: Path) -> None:
+    """H1, B3, G1: the owner may slaughter a raided card, but it is not exchanged for its
+    Value while raided, and no babies come of it for anyone."""
+    game, _text = _raid(tmp_path, "cattle", [1, 6])
+    yellow_before = len(contents(game, "hunters_yellow"))
+    change = run(game, animals.feed_animals, {"hay_cattle": "slaughter"})
+    assert game.state.pieces["cattle-sheep"].place == "out_of_game"
+    assert len(contents(game, "energy_red")) == 2
+    assert len(contents(game, "hunters_yellow")) == yellow_before
+    assert "red slaughters Cattle: gains nothing, the card was raided by yellow" in (
+        change.entry.command.label
+    )
+
+
+def test_cli_h2_g1_raid_then_animals(tmp_path: Path, capsys) -> None:
+    """G1, H2 through the command line: the raid rolled, then the animals fed."""
+
+    def raided(game) -> None:
+        game.table.random.force_faces([1, 6])
+        run(game, hunt_card, {"pay_iron": "no"}, card="cattle-sheep")
+        run(game, next_phase)
+
+    file = game_file(tmp_path, RAIDED.replace("NAME", "Cattle"), raided)
+    count = view(opened(file)).row("cattle-sheep")["babies"]
+    code, text, err, out = cli_run(
+        capsys, tmp_path, file, "animals", "--choice", "hay_cattle=energy"
+    )
+    assert code == 0, err
+    assert "raided by yellow (G1)" in text
+    state = opened(out).state
+    assert len(state.places["hunters_red"].contents) == 1
+    assert len(state.places["hunters_yellow"].contents) == 1 + 2 + count
 
 
 def test_h2_the_alpha_comes_back_first(tmp_path: Path) -> None:

@@ -294,3 +294,170 @@ def test_e4_colony_abandonment(greenland, tmp_path: Path) -> None:
     )
     found = rules(game.table.submit(every, "green"))
     assert "E4" in found  # five colonists need two mariners; green has one
+
+
+# ---- E4: one permanent cube back, judged on the hunters at the start of the phase ----------
+FEW = """
+turn = 2
+phase = "event"
+[rows.north]
+warm = ["Walrus", "Caribou"]
+[cultures.red]
+unassigned = UNASSIGNED
+elders = {1 = 1, 2 = 1, 6 = 1}
+"""
+
+
+def _assigning(greenland, tmp_path: Path, unassigned: int):
+    """The phase procedure begins the assignment phase (E), recording the count E4 reads."""
+    from rules_assist.greenland.turn import next_phase
+    from rules_assist.procedures import run_procedure
+
+    path = tmp_path / "few.toml"
+    path.write_text(FEW.replace("UNASSIGNED", str(unassigned)))
+    game = new_game(greenland, seed=1, position=str(path), path=str(tmp_path / "few.jsonl"))
+    run_procedure(game.table, "test", next_phase, name="greenland.next-phase")
+    assert game.state.counters["phase"] == "assignment"
+    game.table.checker = checker_for(greenland)
+    game.table.policy = Policy(Mode.ADVISORY)
+    return game
+
+
+def _elder(game, rank: int) -> str:
+    return game.state.contents("elder-red", f"rank{rank}")[0]
+
+
+def test_e4_one_elder_back_when_the_phase_began_with_one_hunter(greenland, tmp_path) -> None:
+    """E4's exception: one or no unassigned hunters at the start of E: ONE permanent cube back."""
+    game = _assigning(greenland, tmp_path, 1)
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == []
+    change = game.table.submit(actions.move(game.state, _elder(game, 2), "hunters_red"), "red")
+    assert rules(change) == ["E4"] and "one at most may" in change.findings[0].message
+    assert [f.rule for f in audit(game.state, Cards.of(greenland))] == ["E4"]
+
+
+def test_e4_the_count_at_the_start_of_the_phase_not_now(greenland, tmp_path, capsys) -> None:
+    """E4: three hunters at the start of E; placing two leaves one, which does not open the
+    exception. The checker, the audit and ``tabletop check`` say so alike."""
+    from .tables import cli
+
+    game = _assigning(greenland, tmp_path, 3)
+    put(game, red_cubes(game, 2), "caribou")
+    assert len(game.state.places["hunters_red"].contents) == 1
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == ["E4"]
+    assert "began the assignment phase with 3 unassigned hunters" in change.findings[0].message
+    audited = [(f.rule, f.message) for f in audit(game.state, Cards.of(greenland))]
+    assert audited == [(f.rule, f.message) for f in change.findings]
+    game.close()
+    code, out, _err = cli(capsys, "check", str(tmp_path / "few.jsonl"))
+    assert code == 0 and "E4 illegal: elders, colonists and husbands are assigned for good" in out
+
+
+def test_e4_no_elder_comes_back_outside_the_assignment(greenland, tmp_path) -> None:
+    """E4: in the hunt an elder is still assigned for good, whatever the hunters at home."""
+    from rules_assist.greenland.turn import next_phase
+    from rules_assist.procedures import run_procedure
+
+    game = _assigning(greenland, tmp_path, 1)
+    for _ in range(2):  # to the hunt
+        run_procedure(game.table, "test", next_phase, name="greenland.next-phase")
+    change = game.table.submit(actions.move(game.state, _elder(game, 1), "hunters_red"), "red")
+    assert rules(change) == ["E4"]
+
+
+# ---- E6: three reassignments, to cards where the culture has cubes or its own -------------
+SUN_STONE = """
+phase = "assignment"
+[rows.north]
+warm = ["Walrus", "Caribou", "Harbor Seal"]
+[cultures.red]
+unassigned = 3
+elders = {4 = 1, 6 = 1}
+tableau = ["Cattle", "Birgitta"]
+[cultures.green]
+unassigned = 2
+husbands = {Birgitta = 1}
+[cultures.yellow]
+unassigned = 2
+elders = {4 = 1, 6 = 2}
+tableau = ["Peepeelee", "Musk Oxen", "Sun Stone trader"]
+hunters = {Walrus = 4, Caribou = 1}
+"""
+
+
+def _sun_stone(greenland, tmp_path: Path, position: str = SUN_STONE):
+    from rules_assist.greenland.turn import finish
+    from rules_assist.procedures import run_procedure
+
+    path = tmp_path / "e6.toml"
+    path.write_text(position)
+    game = new_game(greenland, seed=1, position=str(path))
+    for colour in ("red", "green"):  # everyone else has assigned
+        run_procedure(game.table, colour, finish, name="greenland.finish", colour=colour)
+    game.table.checker = checker_for(greenland)
+    game.table.policy = Policy(Mode.ADVISORY)
+    return game
+
+
+def _reassign(game, card: str, target: str, colour: str = "yellow"):
+    cube = next(
+        c for c in game.state.contents(card, "hunters") if game.state.pieces[c].owner == colour
+    )
+    return game.table.submit(actions.move(game.state, cube, target, spot="hunters"), colour)
+
+
+def test_e6_three_reassignments_at_most(greenland, tmp_path) -> None:
+    """E6: the Sun Stone reassigns three hunters; the fourth is refused, by the checker and
+    the audit alike."""
+    game = _sun_stone(greenland, tmp_path)
+    for _ in range(3):
+        assert rules(_reassign(game, "walrus", "musk-oxen")) == []
+    change = _reassign(game, "walrus", "musk-oxen")
+    assert rules(change) == ["E6"] and "3 hunters at most; 4" in change.findings[0].message
+    assert [f.rule for f in audit(game.state, Cards.of(greenland))] == ["E6"]
+    game.table.undo("yellow")
+    # one moved on again is still one hunter reassigned
+    assert rules(_reassign(game, "musk-oxen", "caribou")) == []
+    assert audit(game.state, Cards.of(greenland)) == []
+
+
+def test_e6_only_where_the_culture_has_cubes_or_its_own_cards(greenland, tmp_path) -> None:
+    """E6: to a card where the culture has cubes (Caribou), to its own daughter or livestock
+    (Peepeelee, Musk Oxen); not to a card where it has none (Harbor Seal), nor to another
+    culture's D card it has no cubes on (the Norse cattle)."""
+    game = _sun_stone(greenland, tmp_path)
+    assert rules(_reassign(game, "walrus", "caribou")) == []
+    assert rules(_reassign(game, "walrus", "peepeelee")) == []
+    for target in ("harbor-seal", "cattle-sheep"):
+        change = _reassign(game, "walrus", target)
+        assert rules(change) == ["E6"], target
+        assert "where the culture has cubes" in change.findings[0].message
+        game.table.undo("yellow")
+
+
+def test_e6_to_a_wife_where_a_husband_stands(greenland, tmp_path) -> None:
+    """E6 with E5: a husband is a cube of his culture on his wife's card, so a Sun Stone may
+    send a hunter there to defend her."""
+    position = SUN_STONE.replace("husbands = {Birgitta = 1}\n", "").replace(
+        "hunters = {Walrus = 4, Caribou = 1}",
+        "hunters = {Walrus = 4, Caribou = 1}\nhusbands = {Birgitta = 1}",
+    )
+    game = _sun_stone(greenland, tmp_path, position)
+    assert rules(_reassign(game, "walrus", "birgitta")) == []
+    assert audit(game.state, Cards.of(greenland)) == []
+
+
+def test_e6_regardless_of_the_mariners(greenland, tmp_path) -> None:
+    """E6 with E1: one mariner carries two raiders to the Norse cattle; the Sun Stone adds three
+    more there, five in all, without a second mariner."""
+    position = SUN_STONE.replace("elders = {4 = 1, 6 = 2}", "elders = {4 = 1, 6 = 1}").replace(
+        "hunters = {Walrus = 4, Caribou = 1}", "hunters = {Walrus = 4, Caribou = 1, Cattle = 2}"
+    )
+    game = _sun_stone(greenland, tmp_path, position)
+    assert audit(game.state, Cards.of(greenland)) == []
+    for _ in range(3):
+        assert rules(_reassign(game, "walrus", "cattle-sheep")) == []
+    assert len(game.state.contents("cattle-sheep", "hunters")) == 5
+    assert audit(game.state, Cards.of(greenland)) == []

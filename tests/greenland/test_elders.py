@@ -8,6 +8,7 @@ import pytest
 
 from rules_assist.greenland import elders
 from rules_assist.greenland.assignment import complete_move
+from rules_assist.greenland.turn import finish
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from tabletop.core import actions
 from tabletop.modules import find_module
@@ -17,6 +18,12 @@ from .tables import build, cli_run, contents, game_file, opened, owned, run, tak
 
 def set_turn(game, turn: int) -> None:
     game.table.submit(actions.set_counter(game.state, "turn", turn), "test")
+
+
+def finished(game, *colours: str) -> None:
+    """These cultures finish their elder actions (A5: the next in order acts)."""
+    for colour in colours:
+        run(game, finish, colour=colour)
 
 
 def disks(game, kind: str, colour: str) -> int:
@@ -114,6 +121,7 @@ hand = ["Slit Goggles"]
 def test_i4_the_tunit_ivory_carver_may_pay_ivory(tmp_path: Path) -> None:
     position = """
 phase = "elders"
+first_player = "green"
 [cultures.green]
 elders = {3 = 1}
 iron = 1
@@ -153,6 +161,7 @@ def test_i6_proselytize_example(tmp_path: Path) -> None:
     one with a Martyr Roll of 1 and 2 (I2); then the bishops preach with the survivor, one die
     each (Hand Size 1), until a 1 converts him."""
     game = build(tmp_path, PREACHING)
+    finished(game, "red", "green")  # A5: the polytheists first
     assert elders.max_hand_size(view(game), "yellow") == 1  # Peepeelee (B2)
     assert elders.max_hand_size(view(game), "green") == 2  # two rank-3 elders (B2)
     for _ in range(2):
@@ -192,6 +201,7 @@ def test_i2_martyr_roll_shares_out_the_ones(tmp_path: Path) -> None:
         "elders = {2 = 3, 5 = 2}", "elders = {2 = 3, 5 = 2}\nunassigned = 2\nhusbands = {Meeka = 1}"
     )
     game = build(tmp_path, position)
+    finished(game, "red", "green")  # A5: the polytheists first
     run(game, elders.emissary, colour="yellow", target="green")
     set_turn(game, 4)
     (husband,) = contents(game, "meeka", "exogamy")
@@ -247,6 +257,7 @@ energy = 1
 husbands = {Peepeelee = 1}
 """,
     )
+    finished(game, "green", "red")  # A5: the polytheist, then the monotheists in player order
     change = run(game, elders.emissary, {"target": "red"}, colour="yellow")
     assert "becomes a representative on rank 1 of red's elder card" in change.entry.command.label
     assert owned(game, "elder-red", "yellow", "rank1") == 1
@@ -257,6 +268,7 @@ husbands = {Peepeelee = 1}
         'elders = {2 = 1}\nenergy = 1\ntableau = ["Peepeelee"]\n'
         "[cultures.red]\nhusbands = {Peepeelee = 1}\n",
     )
+    finished(yellow, "red", "green")
     with pytest.raises(ChoiceNeeded) as asked:
         run(yellow, elders.witch_burn, colour="yellow")
     assert asked.value.options == ["elder:2"]
@@ -343,3 +355,72 @@ def test_cli_elder(tmp_path: Path, capsys) -> None:
     )
     assert code == 0, err
     assert opened(out).state.contents("elder-red", "rank2") == []
+
+
+# ---- A5: polytheists first, then monotheists, each in player order ------------------------
+def test_a5_a_monotheist_waits_for_the_polytheists(tmp_path: Path) -> None:
+    """A5: the elder procedure refuses a monotheist acting before the polytheists finish."""
+    game = build(tmp_path, 'first_player = "yellow"\n' + PREACHING)
+    with pytest.raises(ProcedureError, match=r"yellow acts after green: .*\(A5\)"):
+        run(game, elders.emissary, colour="yellow", target="green")
+    assert owned(game, "elder-green", "yellow", "rank1") == 0
+    finished(game, "green")
+    with pytest.raises(ProcedureError, match=r"yellow acts after red: .*\(A5\)"):
+        run(game, elders.emissary, colour="yellow", target="green")
+    finished(game, "red")
+    run(game, elders.emissary, colour="yellow", target="green")
+    assert owned(game, "elder-green", "yellow", "rank1") == 1
+
+
+def test_a5_polytheists_in_player_order(tmp_path: Path) -> None:
+    """A5: among the polytheists, player order: red first, then green (first player red)."""
+    position = 'first_player = "red"\n' + PREACHING.replace(
+        "[cultures.green]", "[cultures.red]\nelders = {2 = 1}\nenergy = 1\n[cultures.green]"
+    )
+    game = build(tmp_path, position)
+    with pytest.raises(ProcedureError, match=r"green acts after red: .*\(A5\)"):
+        run(game, elders.banish, {"target": "elder:2"}, colour="green")
+    assert turn_status(game).to_move == "red"
+    run(game, elders.banish, {"target": "elder:2"}, colour="red")  # red's turn
+    finished(game, "red")
+    assert turn_status(game).to_move == "green"
+    run(game, elders.banish, {"target": "elder:2"}, colour="green")
+
+
+def test_a5_the_checker_flags_a_hand_elder_action_out_of_turn(tmp_path: Path) -> None:
+    """A5: a card played into the tableau by hand before the cultures ahead have finished."""
+    from tabletop.core import Mode, Policy
+    from tabletop.modules.rules import game_of
+
+    position = (
+        'first_player = "red"\nphase = "elders"\n[cultures.yellow]\nreligion = "monotheist"\n'
+        'elders = {3 = 1}\niron = 1\ntableau = []\nhand = ["Slit Goggles"]\n'
+    )
+    game = build(tmp_path, position)
+    game.table.checker = game_of(find_module("greenland")).checker()
+    game.table.policy = Policy(Mode.ADVISORY)
+    change = game.table.submit(actions.move(game.state, "slit-goggles", "tableau_yellow"), "yellow")
+    assert [f.rule for f in change.findings] == ["A5"]
+    assert "yellow acts after red" in change.findings[0].message
+    game.table.undo("yellow")
+    finished(game, "red", "green")
+    change = game.table.submit(actions.move(game.state, "slit-goggles", "tableau_yellow"), "yellow")
+    assert [f.rule for f in change.findings] == []
+
+
+def test_cli_a5_elder_out_of_turn(tmp_path: Path, capsys) -> None:
+    file = game_file(tmp_path, 'first_player = "yellow"\n' + PREACHING)
+    code, _, err, out = cli_run(
+        capsys,
+        tmp_path,
+        file,
+        "elder",
+        "--action",
+        "emissary",
+        "--seat",
+        "yellow",
+        "--target",
+        "green",
+    )
+    assert code != 0 and "(A5)" in err and "yellow acts after green" in err
+    assert not out.exists()

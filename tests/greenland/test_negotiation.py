@@ -321,13 +321,58 @@ def test_a3_most_iron_attacks_first_ties_in_player_order(greenland, tmp_path) ->
 
 
 def test_a3_a_vengeful_defender_keeps_nobody_waiting(greenland, tmp_path) -> None:
-    """F2: a defender without a war chief is outside the order, even with more iron."""
+    """F2, A3: a defender without a war chief and with more iron strikes first; it need not
+    strike, so it keeps the war chief behind it waiting for nothing."""
     game = build(tmp_path, SABINE.replace("iron = 0", "iron = 3"))
     assert negotiation_order(view(game))[0] == "red"
     assert chief_order(view(game), "birgitta") == ["yellow"]
     assert obligations(view(game)) == [("yellow", "birgitta")]
+    assert labels(game, greenland)[:2] == [
+        "Red defends Birgitta (F2)",
+        "Yellow must attack on Birgitta (A3)",
+    ]
     change = run(game, attack, {"pay_iron_yellow": "no"}, colour="red", card="birgitta")
     assert label(change).startswith("Red defends Birgitta")
+
+
+def test_f2_defenders_strike_in_most_iron_order(greenland, tmp_path) -> None:
+    """F2's example, A3: the Thule raiders have more iron and roll first; the Norse defenders
+    strike after them, not before (procedure, phase panel and command line alike)."""
+    game = build(tmp_path, SABINE)
+    assert attackers(view(game), "birgitta") == ["yellow", "red"]
+    with pytest.raises(
+        ProcedureError,
+        match=r"Red cannot defend Birgitta yet: Yellow attacks there first \(A3, F2",
+    ):
+        run(game, attack, {}, colour="red", card="birgitta")
+    assert not any(
+        lab.startswith("Red") or lab.startswith("Norse") for lab in labels(game, greenland)
+    )
+    forced(game, [5, 6, 6])
+    run(game, attack, {"reroll": "6"}, colour="yellow", card="birgitta")
+    assert "Red defends Birgitta (F2)" in labels(game, greenland)
+    change = run(game, attack, {"pay_iron_yellow": "no"}, colour="red", card="birgitta")
+    assert label(change).startswith("Red defends Birgitta: 2 defenders strike automatically")
+
+
+def test_cli_f2_a_defender_out_of_order(greenland, tmp_path, capsys) -> None:
+    file = game_file(tmp_path, SABINE)
+    code, _, err, out = cli_run(
+        capsys, tmp_path, file, "attack", "--seat", "red", "--card", "Birgitta"
+    )
+    assert code != 0 and "Yellow attacks there first (A3, F2" in err
+    assert not out.exists()
+
+
+def test_f2_a_defender_with_more_iron_passes_once_the_raider_attacks(greenland, tmp_path) -> None:
+    """A3, F2: the defender's turn comes first; when the war chief behind it attacks first,
+    the defender has let its turn go by."""
+    game = build(tmp_path, SABINE.replace("iron = 0", "iron = 3"))
+    forced(game, [5, 6, 6])
+    run(game, attack, {"reroll": "6", "pay_iron_red": "no"}, colour="yellow", card="birgitta")
+    with pytest.raises(ProcedureError, match=r"Red has passed on Birgitta: Yellow, with less iron"):
+        run(game, attack, {"pay_iron_yellow": "no"}, colour="red", card="birgitta")
+    assert not any(lab.startswith("Red defends") for lab in labels(game, greenland))
 
 
 def test_a3_failed_negotiations_block_the_next_phase(greenland, tmp_path) -> None:
@@ -585,3 +630,58 @@ def test_d9_a_colonist_moved_off_markland_by_hand_is_refused(greenland, tmp_path
     colonist = view(game).hunters_on("markland", "red")[0]
     change = game.table.submit(actions.move(game.state, colonist, "hunters_red"), "red")
     assert "D9" in [f.rule for f in change.findings]
+
+WIFE = """
+phase = "assignment"
+turn = 2
+[cultures.green]
+unassigned = 2
+tableau = ["Meeka"]
+iron = 0
+[cultures.yellow]
+unassigned = 3
+elders = {1 = 1}
+husbands = {Meeka = 1}
+iron = 0
+[cultures.red]
+unassigned = 4
+elders = {4 = 1, 6 = 1}
+iron = 1
+"""
+
+
+def test_e5_f2_g1_a_husband_s_culture_defends_his_wife(greenland, tmp_path) -> None:
+    """E5: the Thule, married to the Tunit's Meeka, defend her against a Norse raid without a
+    war chief; F2: they strike after the Norse, who have more iron; G1: only the raider rolls."""
+    from tabletop.core import Mode, Policy, actions
+
+    game = build(tmp_path, WIFE)
+    game.table.checker = game_of(greenland).checker()
+    game.table.policy = Policy(Mode.STRICT)
+
+    def to_meeka(colour: str, count: int) -> None:
+        cubes = [c for c in game.state.places[f"hunters_{colour}"].contents if "cube" in c]
+        command = actions.build_sequence(
+            game.state,
+            f"{colour} to Meeka",
+            [lambda s, c=c: actions.move(s, c, "meeka", spot="hunters") for c in cubes[:count]],
+        )
+        assert game.table.submit(command, colour).findings == ()
+
+    to_meeka("red", 3)  # the raid (E5)
+    to_meeka("yellow", 1)  # the defence of a wife (E5)
+    run(game, next_phase)
+    assert attackers(view(game), "meeka") == ["red", "yellow"]
+    assert obligations(view(game)) == [("red", "meeka")]
+    forced(game, [6, 6, 6])
+    run(game, attack, {}, colour="red", card="meeka")
+    change = run(game, attack, {"pay_iron_red": "no"}, colour="yellow", card="meeka")
+    assert label(change).startswith(  # the husband counts towards the defence (F1)
+        "Yellow defends Meeka: 2 defenders strike automatically → 2 hits"
+    )
+    run(game, next_phase)
+    forced(game, [4])
+    change = run(game, hunt_card, {}, card="meeka")
+    assert label(change) == "Red raids Meeka: 4; the raid fails (no raid face, G1)"
+    assert view(game).husband("meeka") is not None
+    assert game.state.pieces[view(game).husband("meeka")].owner == "yellow"

@@ -15,7 +15,7 @@ from rules_assist.questions import Question
 
 from .tables import build, cli_run, game_file, put, run
 from .test_animals import CATTLE
-from .test_elders import PREACHING, set_turn
+from .test_elders import PREACHING, finished, set_turn
 from .test_hands import FULL, card
 from .test_negotiation import TIED, WALRUS
 
@@ -87,6 +87,7 @@ def test_i2_the_martyr_rolls_ones_are_a_split_among_the_foes(tmp_path: Path) -> 
         "elders = {2 = 3, 5 = 2}", "elders = {2 = 3, 5 = 2}\nunassigned = 2\nhusbands = {Meeka = 1}"
     )
     game = build(tmp_path, position)
+    finished(game, "red", "green")  # A5: the polytheists first
     run(game, elders.emissary, colour="yellow", target="green")
     set_turn(game, 4)
     game.table.random.force_faces([1, 3])

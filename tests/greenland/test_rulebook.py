@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 
 from rules_assist.greenland.rules import BOOK, rulebook_for
+from rules_assist.greenland.turn import finish
+from rules_assist.procedures import run_procedure
 from tabletop.core import Command, Mode, Policy, actions
 from tabletop.modules import find_module
 from tabletop.modules.rules import game_of
@@ -77,6 +79,25 @@ unassigned = 6
 elders = {6 = 1}
 """
 
+SUN_STONE = """
+turn = 3
+phase = "assignment"
+[rows.north]
+warm = ["Walrus", "Caribou"]
+[cultures.yellow]
+unassigned = 2
+elders = {6 = 1}
+tableau = ["Peepeelee", "Sun Stone trader"]
+hunters = {Walrus = 4, Caribou = 1}
+"""
+
+
+def others_finish(game: Any) -> None:
+    """Red and green finish assigning (the turn's finish): the Sun Stone may reassign (E6)."""
+    for colour in ("red", "green"):
+        run_procedure(game.table, colour, finish, name="greenland.finish", colour=colour)
+
+
 CASES: dict[str, Case] = {
     # B4: a culture's cubes and disks
     "b4_cubes_a_culture_owns": Case(
@@ -108,6 +129,29 @@ CASES: dict[str, Case] = {
     # E1: mariners
     "e1_mariners_outside_the_homeland": Case(
         RED_MARINER + "hunters = {Walrus = 4}\n", move(red_cube, "walrus", "red", "hunters"), "E1"
+    ),
+    # E4: a permanent cube taken back, by a culture that began the phase with six hunters
+    "e4_taken_back_at_most_one": Case(
+        RED_MARINER.replace("{6 = 1}", "{3 = 1, 6 = 1}"),
+        move(lambda game: game.state.contents("elder-red", "rank3")[0], "hunters_red", "red"),
+        "E4",
+    ),
+    # E6: a Sun Stone's fourth reassignment
+    "e6_reassignments_at_most": Case(
+        SUN_STONE,
+        lambda game: (
+            actions.build_sequence(
+                game.state,
+                "reassign four",
+                [
+                    lambda s, c=c: actions.move(s, c, "caribou", spot="hunters")
+                    for c in game.state.contents("walrus", "hunters")
+                ],
+            ),
+            "yellow",
+        ),
+        "E6",
+        prepare=others_finish,
     ),
     # E3, E5: whose elders
     "e3_elders_on_their_own_card": Case(
@@ -312,3 +356,47 @@ def test_e5_a_husband_s_culture_defends_his_wife_without_a_war_chief(tmp_path) -
         actions.move(game.state, yellow_cube(game), "birgitta", spot="hunters"), "yellow"
     )
     assert change.findings == () and rules.audit(game.state) == []
+
+
+WIVES = {
+    # the Thule married to a Tunit daughter: one homeland, no war chief, no mariner (E1, E5)
+    "thule-tunit": (
+        '[cultures.green]\nunassigned = 2\ntableau = ["Meeka"]\n'
+        "[cultures.yellow]\nunassigned = 4\nelders = {1 = 1}\nhusbands = {Meeka = 1}\n",
+        "yellow",
+        "meeka",
+    ),
+    # the Norse married to a Thule daughter: a mariner carries them north (E1), no war chief
+    "norse-thule": (
+        '[cultures.yellow]\nunassigned = 2\ntableau = ["Kirima"]\n'
+        "[cultures.red]\nunassigned = 4\nelders = {6 = 1}\nhusbands = {Kirima = 1}\n",
+        "red",
+        "kirima",
+    ),
+}
+
+
+@pytest.mark.parametrize("wife", list(WIVES))
+def test_e5_defending_a_wife_the_checker_and_tabletop_check_agree(wife, tmp_path, capsys) -> None:
+    """E5: cubes on a daughter their culture is married to defend her: the move checker, the
+    audit and ``tabletop check FILE`` find nothing, in the assignment phase and after it."""
+    position, colour, daughter = WIVES[wife]
+    path = tmp_path / "game.jsonl"
+    game = build(tmp_path, 'phase = "assignment"\n' + position, path=str(path))
+    rules = game_of(find_module("greenland"))
+    game.table.checker = rules.checker()
+    game.table.policy = Policy(Mode.STRICT)  # refused if the checker named anything
+    two = actions.build_sequence(
+        game.state,
+        "defend the wife",
+        [
+            lambda s, c=c: actions.move(s, c, daughter, spot="hunters")
+            for c in (cube(game, colour, 0), cube(game, colour, 1))
+        ],
+    )
+    change = game.table.submit(two, colour)
+    assert change.findings == () and rules.audit(game.state) == []
+    game.close()
+    assert cli_findings(capsys, path, "E5") == [] and cli_findings(capsys, path, "E1") == []
+    code, out, _err = cli(capsys, "check", str(path))
+    assert code == 0 and "no findings" in out

@@ -5,18 +5,36 @@ the Sun Stone's reassignment (E6), and whose cubes an elder card holds (E3, E5).
   its own card. Another culture's cube stands on an elder card only as an
   emissary (I5), on the first rank; hunters are never put on another
   culture's elders (E5; E3 alone in the beginners' game, C2, which has no E5).
+- Invariant (E4), in the assignment phase: of the cubes a culture had
+  permanently assigned when the phase began (elders, colonists, husbands),
+  one at most is now elsewhere, and only if the culture began the phase
+  with one or no unassigned hunters. What the culture had when the phase
+  began is recorded then (``assignment_start``, the counter
+  ``assignment.start``, written by the turn's ``next_phase`` and by a
+  position laid out in the assignment phase). Colonists who leave with the
+  whole colony (E4's colony abandonment; their mariners are transport.py's)
+  do not count.
 - Transitions: a hand move onto that emissary's rank is no emissary (the
   Emissary action, I5, puts them there); promotion costs one energy, paid in
   the same command (E3; in the solitaire game an ivory or an iron may stand in for
-  it, K); an elder never changes rank (E3); elders,
-  colonists and husbands come back only to a culture with one or no
+  it, K); an elder never changes rank (E3); outside the
+  assignment phase (the invariant above) and the negotiations (F: divorce,
+  leaving), an elder, colonist or husband never comes back to the
   unassigned hunters (E4); an assigned hunter moves on only by a Sun Stone,
-  once everyone else has assigned (E6).
+  once everyone else has assigned, and only to a card where its culture has
+  cubes (hunters, or a husband: its wife), not in the New World, or to a
+  daughter or livestock (D) card in its own tableau (E6).
+- Invariant (E6), in the assignment phase: a Sun Stone reassigns as many
+  hunters as it says (three), counted against where the culture's hunters
+  stood when everyone else had finished assigning (the counter
+  ``assignment.settled``, written by the turn's ``finish``): a hunter
+  standing elsewhere now has been reassigned.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tabletop.core import Finding, Move
 
@@ -25,6 +43,7 @@ from ..view import Greenland
 from .book import BOOK, illegal, moved_cube, placement, plays_without
 
 EMISSARY_SPOT = "rank1"  # I5: an emissary goes to the first rank of the other card
+START = "assignment.start"  # E4: what each culture had when the assignment phase began
 
 
 def _elders_rule(view: Greenland) -> str:
@@ -126,12 +145,88 @@ def e3_elders_keep_their_rank(
     return (illegal("E3", "an elder cannot change rank", move.piece),)
 
 
-@BOOK.transition("E4", "elders, colonists and husbands are assigned for good", places=("hunters_",))
+def permanent_cubes(view: Greenland, colour: str) -> dict[str, str]:
+    """E4: a culture's permanently assigned cubes, each with what it is: 'elder' (on an elder
+    card, its own or another's as an emissary), 'colonist' (on a New World card) or 'husband'."""
+    found: dict[str, str] = {}
+    places = view.state.places
+    for cube in view.cube_pieces(colour):
+        if cube.spot == "exogamy":
+            found[cube.id] = "husband"
+        elif cube.place.startswith("elder-"):
+            found[cube.id] = "elder"
+        elif cube.spot == "hunters":
+            card = places[cube.place].parent if cube.place in places else None
+            if card is not None and view.is_new_world(card):
+                found[cube.id] = "colonist"
+    return found
+
+
+def assignment_start(view: Greenland, turn: int) -> dict[str, Any]:
+    """E4: each culture's unassigned hunters and permanently assigned cubes as the assignment
+    phase of ``turn`` begins, for the counter ``assignment.start``."""
+    return {
+        "turn": turn,
+        "unassigned": {c: len(view.unassigned(c)) for c in view.seats()},
+        "permanent": {c: permanent_cubes(view, c) for c in view.seats()},
+    }
+
+
+@BOOK.invariant(
+    "E4",
+    "one elder, colonist or husband at most comes back in the assignment phase, and only to a"
+    " culture that began it with one or no unassigned hunters",
+)
+def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]:
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return ()
+    start = counters.get(START)
+    if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
+        return ()
+    was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
+    if not was:
+        return ()
+    now = permanent_cubes(view, colour)
+    pieces = view.state.pieces
+    back = [
+        cube
+        for cube in was
+        if cube not in now and cube in pieces and not pieces[cube].place.startswith("valhalla_")
+    ]
+    if not back:
+        return ()
+    if "colonist" not in now.values():  # the whole colony left: E4's colony abandonment
+        back = [cube for cube in back if was[cube] != "colonist"]
+    unassigned = int((start.get("unassigned") or {}).get(colour, 0))
+    allowed = 1 if unassigned <= 1 else 0
+    if len(back) <= allowed:
+        return ()
+    kinds = sorted({was[cube] for cube in back})
+    what = " and ".join(f"{k}s" for k in kinds)
+    if allowed:
+        why = f"{len(back)} {what} come back: one at most may"
+    else:
+        why = (
+            f"{colour} began the assignment phase with {unassigned} unassigned hunters: only a"
+            " culture that begins it with one or none takes one back"
+        )
+    return (illegal("E4", f"elders, colonists and husbands are assigned for good; {why}", *back),)
+
+
+@BOOK.transition(
+    "E4",
+    "elders, colonists and husbands are assigned for good: none comes back to the unassigned"
+    " hunters outside the assignment phase (its exception) and the negotiations (F)",
+    places=("hunters_",),
+)
 def e4_permanent_assignment(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
     if not move.dst.place.startswith("hunters_"):
         return ()
+    if view.state.counters.get("phase") in ("assignment", "negotiation"):
+        return ()  # E: the invariant above; F: divorce and leaving
     cube = moved_cube(view, move)
     if cube is None:
         return ()
@@ -144,19 +239,91 @@ def e4_permanent_assignment(
     kind = view.row(origin).get("type")
     if kind not in ("elder", "new_world") and move.src.spot != "exogamy":
         return ()
-    if len(view.unassigned(colour)) <= 1:
-        return ()
     what = {"elder": "an elder", "new_world": "a colonist"}.get(kind or "", "a husband")
     return (
         illegal(
             "E4",
-            f"{what} is assigned for good; only a culture with one or no unassigned hunters may take one back",
+            f"{what} is assigned for good; one may come back only as the assignment phase"
+            " begins, to a culture with one or no unassigned hunters",
             move.piece,
         ),
     )
 
 
-@BOOK.transition("E6", "an assigned hunter moves on only by a Sun Stone, after everyone assigned")
+SETTLED = "assignment.settled"  # E6: where a culture's hunters stood once the others assigned
+
+
+def reassign_limit(view: Greenland, colour: str) -> int:
+    """E6: how many hunters the culture's Sun Stone reassigns ('reassign N'), 0 without one."""
+    return max(
+        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
+    )
+
+
+def hunters_placed(view: Greenland, colour: str) -> dict[str, str]:
+    """The culture's cubes in the hunting areas of cards outside the New World: {cube: card}."""
+    places = view.state.places
+    found: dict[str, str] = {}
+    for cube in view.cube_pieces(colour):
+        if cube.spot != "hunters" or cube.place not in places:
+            continue
+        card = places[cube.place].parent
+        if card is not None and not view.is_new_world(card):
+            found[cube.id] = card
+    return found
+
+
+def settle(view: Greenland, done: Sequence[str], turn: int) -> dict[str, Any] | None:
+    """E6: the counter ``assignment.settled`` once ``done`` have finished assigning: for each
+    culture whose others have all finished, where its hunters stand then (kept from the first
+    time); None when it does not change."""
+    record = view.state.counters.get(SETTLED)
+    current = record if isinstance(record, dict) and record.get("turn") == turn else None
+    placed = dict(current["placed"]) if current is not None else {}
+    for colour in view.seats():
+        if colour not in placed and all(c in done for c in view.seats() if c != colour):
+            placed[colour] = hunters_placed(view, colour)
+    if placed == (current["placed"] if current is not None else {}):
+        return None
+    return {"turn": turn, "placed": placed}
+
+
+def reassigned(view: Greenland, colour: str) -> list[str]:
+    """E6: the culture's hunters its Sun Stone has reassigned in this assignment phase: those
+    standing on another card than when everyone else had assigned ([] without a Sun Stone)."""
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return []
+    record = counters.get(SETTLED)
+    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
+        return []
+    before = (record.get("placed") or {}).get(colour)
+    if not before or not reassign_limit(view, colour):
+        return []  # without a Sun Stone each move is refused (e6_reassignment)
+    now = hunters_placed(view, colour)
+    return [cube for cube, card in before.items() if cube in now and now[cube] != card]
+
+
+@BOOK.invariant("E6", "a Sun Stone reassigns as many hunters as it says (three), no more")
+def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
+    moved = reassigned(view, colour)
+    limit = reassign_limit(view, colour)
+    if len(moved) <= limit:
+        return ()
+    return (
+        illegal(
+            "E6",
+            f"the Sun Stone reassigns {limit} hunters at most; {len(moved)} have been reassigned",
+            *moved,
+        ),
+    )
+
+
+@BOOK.transition(
+    "E6",
+    "an assigned hunter moves on only by a Sun Stone, after everyone assigned, to a card where"
+    " its culture has cubes (not the New World) or its own daughter or livestock",
+)
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if move.src.spot != "hunters" or view.state.counters.get("phase") != "assignment":
         return ()
@@ -167,10 +334,7 @@ def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Itera
     if origin is None or target is None or origin == target or view.is_new_world(origin):
         return ()
     colour, pid = cube[0], move.piece
-    limit = max(
-        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
-    )
-    if not limit:
+    if not reassign_limit(view, colour):
         return (
             illegal(
                 "E6",
@@ -190,16 +354,29 @@ def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Itera
         )
     if view.is_new_world(target):
         return (illegal("E6", "a reassigned hunter cannot go to the New World", pid),)
-    mine = view.tableau_owner(target) == colour and view.row(target).get("type") in (
-        "daughter",
-        "norse_animal",
+    row = view.row(target)
+    own_card = view.tableau_owner(target) == colour and (
+        row.get("type") in ("daughter", "norse_animal") or row.get("hand") == "D"
     )
-    if not mine and not view.hunters_on(target, colour) and view.row(target).get("hand") != "D":
-        return (
-            illegal(
-                "E6",
-                "a reassigned hunter joins a card where the culture has cubes, or its own daughter or livestock",
-                pid,
-            ),
-        )
-    return ()
+    if own_card or _cubes_there(view, target, colour, pid):
+        return ()
+    return (
+        illegal(
+            "E6",
+            "a reassigned hunter joins a card where the culture has cubes (not the New World), or"
+            " a daughter or livestock card in its own tableau",
+            pid,
+        ),
+    )
+
+
+def _cubes_there(view: Greenland, card: str, colour: str, moving: str) -> bool:
+    """E6: the culture has cubes on the card, hunters or a husband (not its elders: a hunter
+    reassigned goes to a card's hunting area, and an elder card takes promotions, E3)."""
+    if view.row(card).get("type") == "elder":
+        return False
+    pieces = view.state.pieces
+    return any(
+        pieces[c].owner == colour and c != moving and pieces[c].spot in ("hunters", "exogamy")
+        for c in view.state.contents(card)
+    )

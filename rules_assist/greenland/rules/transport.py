@@ -3,7 +3,9 @@ abandoned (E4).
 
 - E1 is an invariant: every card outside a culture's homeland where it has
   hunters needs a mariner for each 4 of them, except one card per sled (sleds
-  only in Greenland). Colonists are not counted: they stay where they went.
+  only in Greenland). Colonists are not counted: they stay where they went;
+  nor are the hunters a Sun Stone has reassigned (E6: regardless of the
+  mariners).
 - E2 is a transition. A colonist who came in an earlier turn and one who
   arrives now look the same on the table, and only the newcomer needs a
   mariner this turn; so the rule is about the change: the cubes a command
@@ -38,6 +40,7 @@ from typing import Any
 from tabletop.core import Finding, Move
 
 from ..view import NORTH_CULTURES, ROW_PLACES, Greenland
+from .assignment import reassigned
 from .book import BOOK, illegal, moved_cube, placement
 
 
@@ -168,6 +171,9 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     hunting = here.hunting
     if not hunting and SETTLED not in view.state.counters:
         return ()
+    moved = reassigned(view, colour)  # E6: the Sun Stone's hunters need no mariner
+    if moved:
+        hunting = {card: [c for c in on if c not in moved] for card, on in hunting.items()}
     outside = _outside(view, colour, hunting.items())
     arrived, left = carried(view, colour) or ({}, 0)
     if not outside and not arrived and not left:
