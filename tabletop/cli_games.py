@@ -409,6 +409,9 @@ def cmd_move(args: argparse.Namespace) -> int:
     if args.piece not in state.pieces:
         raise CliError(f"{args.file}: there is no piece {args.piece!r} on the table")
     place_id, spot = _target(state, args.to)
+    piece = state.pieces[args.piece]
+    if (piece.place, piece.spot) == (place_id, spot):
+        raise CliError(f"--to {args.to!r}: {args.piece} lies there already; nothing to move")
     seats = [s.id for s in state.seats]
     if args.seat is not None and args.seat not in seats:
         raise CliError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")

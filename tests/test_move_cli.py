@@ -110,7 +110,7 @@ def test_a_piece_of_nobody_is_moved_by_the_seat_to_move(rolled, tmp_path, capsys
     assert acting_seat(state, "die", game_of(find_module("toy"))) == "red"
     assert acting_seat(state, "cube-blue-2", game_of(find_module("toy"))) == "blue"
     out = tmp_path / "moved.jsonl"
-    code, printed, err = run(capsys, "move", rolled, "--piece", "die", "--to", "tray", "-o", out)
+    code, printed, err = run(capsys, "move", rolled, "--piece", "die", "--to", "track:1", "-o", out)
     assert code == 0, err
     assert entries(out)[-1].actor == "red"
     code, printed, err = run(
@@ -120,7 +120,7 @@ def test_a_piece_of_nobody_is_moved_by_the_seat_to_move(rolled, tmp_path, capsys
         "--piece",
         "die",
         "--to",
-        "tray",
+        "track:1",
         "--seat",
         "blue",
         "-o",
@@ -137,10 +137,11 @@ def test_a_piece_of_nobody_is_moved_by_the_seat_to_move(rolled, tmp_path, capsys
         (("--piece", "die", "--to", "track"), "name a spot of track"),
         (("--piece", "die", "--to", "track:moon"), "track has no spot 'moon'"),
         (("--piece", "die", "--to", "tray:left"), "tray is a bowl and has no spots"),
-        (("--piece", "die", "--to", "tray", "--mode", "lenient"), "invalid choice: 'lenient'"),
-        (("--piece", "die", "--to", "tray", "--seat", "purple"), "no such seat"),
+        (("--piece", "die", "--to", "tray"), "die lies there already"),
+        (("--piece", "die", "--to", "track:1", "--mode", "lenient"), "invalid choice: 'lenient'"),
+        (("--piece", "die", "--to", "track:1", "--seat", "purple"), "no such seat"),
     ],
-    ids=["piece", "place", "no-spot", "spot", "spotless", "mode", "seat"],
+    ids=["piece", "place", "no-spot", "spot", "spotless", "same", "mode", "seat"],
 )
 def test_bad_input_is_one_line_exit_2_nothing_written(
     rolled, tmp_path, capsys, args, words

@@ -213,3 +213,10 @@ def test_bots_play_on_with_trades_in_the_table(greenland, names) -> None:
         assert "greenland.trade" not in procedures and "greenland.hunt" in procedures
     finally:
         session.close()
+
+
+def test_k_the_solitaire_game_swaps_instead(greenland, tmp_path) -> None:
+    """K replaces F's exchanges with its own swap, one item each a turn."""
+    game = build(tmp_path, 'variant = "solitaire"\n' + MEETING)
+    with pytest.raises(ProcedureError, match=r"its own swap.*\(K: tabletop greenland swap\)"):
+        trade(game, greenland, other="yellow", give=["iron"], choices={"consent_yellow": "yes"})
