@@ -74,14 +74,13 @@ def hidden_words(state: TableState, seat: str, module: Any = None) -> dict[str, 
     """The words naming each piece ``seat`` may not see (tabletop/visibility.py): its id, its
     card (deck row id) and, for a card, the title of each side in the module's decks (the
     template's title column, else 'name'). {piece id: words}."""
-    rows: dict[str, list[dict[str, Any]]] = {}
-    titles: dict[str, str] = {}
+    rows: dict[str, list[tuple[dict[str, Any], str]]] = {}  # id or card: (row, title column)
     for deck in (getattr(module, "decks", None) or {}).values():
         template = (getattr(module, "templates", None) or {}).get(deck.template or "") or {}
-        titles[deck.id] = str(template.get("title") or "name")
+        title = str(template.get("title") or "name")
         for row in deck.cards:
             for key in {str(row.get("id", "")), str(row.get("card", "") or "")} - {""}:
-                rows.setdefault(key, []).append({**row, "__title": titles[deck.id]})
+                rows.setdefault(key, []).append((row, title))
     found: dict[str, list[str]] = {}
     for pid, piece in state.pieces.items():
         if can_see(state, piece, seat):
@@ -91,9 +90,9 @@ def hidden_words(state: TableState, seat: str, module: Any = None) -> dict[str, 
         if isinstance(card, str) and card:
             words.add(card)
         for key in list(words):
-            for row in rows.get(key, ()):
+            for row, column in rows.get(key, ()):
                 words.add(str(row.get("id", "")))
-                title = row.get(row["__title"])
+                title = row.get(column)
                 if isinstance(title, str):
                     words.add(title)
         found[pid] = sorted((w for w in words if w), key=len, reverse=True)
