@@ -23,6 +23,7 @@ from tabletop.cli_games import (
     check_output,
     cmd_check,
     cmd_module_procedure,
+    cmd_move,
     cmd_procedures,
     cmd_rules,
     cmd_run,
@@ -315,6 +316,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "check": cmd_check,
+    "move": cmd_move,
     "procedures": cmd_procedures,
     "rules": cmd_rules,
     "run": cmd_run,

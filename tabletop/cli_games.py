@@ -1,21 +1,30 @@
 """The ``tabletop`` commands that ask a game (rules_assist/game.py, through
-``tabletop.modules.rules.game_of``): check, score, simulate, and the procedures (run, procedures,
-``tabletop MODULE PROCEDURE FILE``); and how a saved game's module and game are found."""
+``tabletop.modules.rules.game_of``): check, score, simulate, a hand move (move), and the
+procedures (run, procedures, ``tabletop MODULE PROCEDURE FILE``); and how a saved game's module
+and game are found."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
+import shutil
 import sys
+import tempfile
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from rules_assist.driver import CHANCE, TERMINAL
 from rules_assist.simulate import simulate
+from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
+from tabletop.core.places import SPOTTED_KINDS
+from tabletop.inspection import HIDDEN
 from tabletop.modules import ModuleError, find_module
 from tabletop.modules.revisions import module_for_game, with_revision
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
+from tabletop.visibility import can_see
 
 
 class CliError(Exception):
@@ -60,6 +69,82 @@ def module_summary(game: Any, state: Any) -> Any:
     return rules.summary(state) if rules is not None else None
 
 
+# ---- what one seat may read ------------------------------------------------------------
+def hidden_words(state: TableState, seat: str, module: Any = None) -> dict[str, list[str]]:
+    """The words naming each piece ``seat`` may not see (tabletop/visibility.py): its id, its
+    card (deck row id) and, for a card, the title of each side in the module's decks (the
+    template's title column, else 'name'). {piece id: words}."""
+    rows: dict[str, list[tuple[dict[str, Any], str]]] = {}  # id or card: (row, title column)
+    for deck in (getattr(module, "decks", None) or {}).values():
+        template = (getattr(module, "templates", None) or {}).get(deck.template or "") or {}
+        title = str(template.get("title") or "name")
+        for row in deck.cards:
+            for key in {str(row.get("id", "")), str(row.get("card", "") or "")} - {""}:
+                rows.setdefault(key, []).append((row, title))
+    found: dict[str, list[str]] = {}
+    for pid, piece in state.pieces.items():
+        if can_see(state, piece, seat):
+            continue
+        words = {pid}
+        card = piece.props.get("card")
+        if isinstance(card, str) and card:
+            words.add(card)
+        for key in list(words):
+            for row, column in rows.get(key, ()):
+                words.add(str(row.get("id", "")))
+                title = row.get(column)
+                if isinstance(title, str):
+                    words.add(title)
+        found[pid] = sorted((w for w in words if w), key=len, reverse=True)
+    return found
+
+
+def seat_filter(state: TableState, seat: str | None, module: Any = None) -> Any:
+    """A function taking text to what ``seat`` may read: every word naming a piece hidden from
+    it becomes '(hidden)'. Without a seat, the text as it is (the referee's view)."""
+    if seat is None:
+        return lambda text: text
+    words = sorted(
+        {w for found in hidden_words(state, seat, module).values() for w in found},
+        key=len,
+        reverse=True,
+    )
+    if not words:
+        return lambda text: text
+    pattern = re.compile(
+        r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])", re.IGNORECASE
+    )
+    return lambda text: pattern.sub(HIDDEN, text) if isinstance(text, str) else text
+
+
+def _seat_of(args: argparse.Namespace, state: TableState) -> str | None:
+    seat = getattr(args, "seat", None)
+    seats = [s.id for s in state.seats]
+    if seat is not None and seat not in seats:
+        raise CliError(f"{args.file}: there is no seat {seat!r} (seats: {', '.join(seats)})")
+    return seat
+
+
+def seat_findings(
+    findings: list[Finding], state: TableState, seat: str | None, module: Any = None
+) -> list[Finding]:
+    """The findings as ``seat`` may read them: hidden pieces left unnamed in the pieces and the
+    message (``seat_filter``)."""
+    if seat is None:
+        return list(findings)
+    scrub = seat_filter(state, seat, module)
+    hidden = set(hidden_words(state, seat, module))
+    return [
+        Finding(
+            f.rule,
+            scrub(f.message),
+            f.severity,
+            tuple(HIDDEN if pid in hidden else scrub(pid) for pid in f.pieces),
+        )
+        for f in findings
+    ]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     game = open_game(args.file)
     table = game.table
@@ -73,11 +158,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{args.file}: its module cannot be loaded, so its rules cannot be checked ({exc})"
         ) from None
     rules = game_of(module)
-    findings = (
-        rules.audit(table.state if at == table.seq else table.state_at(at)) if rules else None
-    )
+    state = table.state if at == table.seq else table.state_at(at)
+    seat = _seat_of(args, state)
+    findings = rules.audit(state) if rules else None
     if findings is None:
         raise CliError(f"{module.name} has no rules assistant to check with")
+    findings = seat_findings(findings, state, seat, module)
     if args.json:
         print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
         return 0
@@ -103,9 +189,13 @@ def cmd_score(args: argparse.Namespace) -> int:
             f"{args.file}: its module cannot be loaded, so it cannot be scored ({exc})"
         ) from None
     rules = game_of(module)
-    rows = rules.score(game.table.state) if rules is not None else None
+    state = game.table.state
+    seat_id = _seat_of(args, state)
+    rows = rules.score(state) if rules is not None else None
     if rows is None:
         raise CliError(f"{args.file}: {module.name} has no scoring in the rules assistant")
+    scrub = seat_filter(state, seat_id, module)
+    rows = [{k: scrub(v) for k, v in row.items()} for row in rows]
     names = {s.id: s.name for s in game.header.seats}
 
     def seat(row: dict[str, Any]) -> str:
@@ -254,4 +344,116 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_module_procedure(args: argparse.Namespace) -> int:
     """``tabletop MODULE PROCEDURE FILE ...``: the shorthand of ``tabletop run``."""
     print(procedures_cli.run_shorthand(args.module, args.procedure_args))
+    return 0
+
+
+# ---- a hand move from the command line -------------------------------------------------
+def acting_seat(state: TableState, piece_id: str, rules: Any = None) -> str:
+    """Who makes a hand move of ``piece_id`` when nobody is named: the seat the piece belongs to
+    (its owner, else the owner of the place it lies in: a hand, a seat's bowl), else the seat
+    whose turn it is (the game's turn driver: ``rules.flow.status(state).to_move``), else the
+    table ("table")."""
+    seats = {s.id for s in state.seats}
+    piece = state.pieces[piece_id]
+    if piece.owner in seats:
+        return str(piece.owner)
+    place = state.places.get(piece.place)
+    if place is not None and place.owner in seats:
+        return str(place.owner)
+    flow = getattr(rules, "flow", None) if rules is not None else None
+    if flow is not None:
+        to_move = flow.status(state).to_move
+        if to_move in seats and to_move not in (CHANCE, TERMINAL):
+            return str(to_move)
+    return "table"
+
+
+def _target(state: TableState, text: str) -> tuple[str, str | None]:
+    """``--to PLACE[:SPOT]`` read against the table: (place, spot), or CliError in one line."""
+    if text in state.places:
+        place_id, spot = text, None
+    else:
+        place_id, sep, spot_text = text.rpartition(":")
+        if not sep or place_id not in state.places:
+            name = place_id if sep else text
+            raise CliError(f"--to {text!r}: there is no place {name!r} on the table")
+        spot = spot_text
+    place = state.places[place_id]
+    spots = ", ".join(place.spots[:12]) + (" ..." if len(place.spots) > 12 else "")
+    if place.kind in SPOTTED_KINDS and spot is None:
+        raise CliError(
+            f"--to {text!r}: name a spot of {place_id}, e.g. {place_id}:{place.spots[0]}"
+            f" (spots: {spots})"
+        )
+    if place.kind not in SPOTTED_KINDS and spot is not None:
+        raise CliError(f"--to {text!r}: {place_id} is a {place.kind} and has no spots")
+    if not place.has_spot(spot):
+        raise CliError(f"--to {text!r}: {place_id} has no spot {spot!r} (spots: {spots})")
+    return place_id, spot
+
+
+def _finding_line(finding: Finding) -> str:
+    pieces = f" [{', '.join(finding.pieces)}]" if finding.pieces else ""
+    return f"{finding.rule} {finding.severity.value}: {finding.message}{pieces}"
+
+
+def cmd_move(args: argparse.Namespace) -> int:
+    """A hand move through the table's one pipeline, as the window makes it: completed by the
+    game's rules (a promotion's price), checked by its checker under the policy ``--mode``,
+    refused in strict mode unless forced with ``--reason``; FILE is never changed and OUT is
+    written whole or not at all."""
+    check_output(args.output)
+    saved = open_game(args.file)
+    state = saved.table.state
+    if args.piece not in state.pieces:
+        raise CliError(f"{args.file}: there is no piece {args.piece!r} on the table")
+    place_id, spot = _target(state, args.to)
+    piece = state.pieces[args.piece]
+    if (piece.place, piece.spot) == (place_id, spot):
+        raise CliError(f"--to {args.to!r}: {args.piece} lies there already; nothing to move")
+    seats = [s.id for s in state.seats]
+    if args.seat is not None and args.seat not in seats:
+        raise CliError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")
+    try:
+        module = game_module(saved)
+    except ModuleError as exc:
+        raise CliError(f"{args.file}: its module cannot be loaded ({exc})") from None
+    rules = game_of(module)
+    actor = args.seat or acting_seat(state, args.piece, rules)
+    policy = Policy(Mode(args.mode))
+    checker = rules.checker() if rules is not None else None
+    folder = os.path.dirname(args.output) or "."
+    handle, tmp = tempfile.mkstemp(
+        prefix=f".{os.path.basename(args.output)}.", suffix=".tmp", dir=folder
+    )
+    os.close(handle)
+    try:
+        shutil.copyfile(args.file, tmp)
+        copy = Game.open(tmp, checker=checker, policy=policy)
+        try:
+            table = copy.table
+            command = actions.move(table.state, args.piece, place_id, spot=spot)
+            if rules is not None and rules.has_complete_move and policy.checking:
+                command = rules.complete_move(table.state, command)
+            try:
+                change = table.submit(command, actor, force=args.reason)
+            except Refused as refusal:
+                for finding in refusal.findings:
+                    print(_finding_line(finding))
+                raise CliError(
+                    "refused by the rules in strict mode (nothing was written);"
+                    " give --reason TEXT to force it"
+                ) from None
+        finally:
+            copy.close()
+        os.replace(tmp, args.output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    entry = change.entry
+    print(f"{args.output}: {entry.command.describe()} (by {actor}, rules {args.mode})")
+    for finding in entry.findings:
+        print(_finding_line(finding))
+    if entry.override:
+        print(f"forced: {entry.override}")
     return 0

@@ -63,7 +63,36 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="the rules' findings on a game's current table")
     p.add_argument("file", help="a game log (.jsonl)")
     p.add_argument("--at", type=int, help="check the table as it was after entry N")
+    p.add_argument("--seat", help="as this seat may read them: nothing hidden from it is named")
     p.add_argument("--json", action="store_true", help="print a JSON list of findings")
+
+    p = sub.add_parser(
+        "move",
+        help="a hand move through the rules' checker, as the window makes it; written to OUT",
+    )
+    p.add_argument("file", help="a game log (.jsonl); never changed")
+    p.add_argument("--piece", required=True, metavar="ID", help="the piece moved")
+    p.add_argument(
+        "--to",
+        required=True,
+        metavar="PLACE[:SPOT]",
+        help="where it goes: a place id, with a spot for slots, boards and a card's regions",
+    )
+    p.add_argument(
+        "--seat", help="the seat moving it (default: the piece's seat, else the seat to move)"
+    )
+    p.add_argument(
+        "--mode",
+        default="advisory",
+        choices=("off", "advisory", "strict"),
+        help="how the rules assistant enforces (default advisory, as the window starts)",
+    )
+    p.add_argument(
+        "--reason", metavar="TEXT", help="force a move strict mode refuses, with this reason"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, help="the continued game's log; never overwritten"
+    )
 
     p = sub.add_parser("log", help="a game's log as readable lines")
     p.add_argument("file", help="a game log (.jsonl)")
@@ -152,6 +181,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="each seat's score as the game reads it, projected or final")
     p.add_argument("file", help="a game log")
+    p.add_argument("--seat", help="as this seat may read it: nothing hidden from it is named")
     p.add_argument("--json", action="store_true", help="print one JSON object, by seat")
 
     p = sub.add_parser("simulate", help="bots play whole games of a module; wins and mean scores")

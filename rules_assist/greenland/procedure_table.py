@@ -120,7 +120,9 @@ def procedure_table() -> ProcedureTable:
         pacify,
         resolve_new_world,
     )
+    from .placing import RANKS, assign, promote
     from .solitaire import solitaire_swap
+    from .trade import trade
     from .turn import finish, next_phase
 
     def spec(
@@ -226,6 +228,29 @@ def procedure_table() -> ProcedureTable:
                 acting("the culture that has done"),
             ),
             spec(
+                "assign",
+                assign,
+                "E",
+                ("assignment",),
+                "unassigned hunters onto a card's hunting area, checked as a hand move (E1, E2, E5)",
+                acting("the culture whose hunters go"),
+                card("the card, e.g. Walrus (a biome, a New World card, a tableau card to raid)"),
+                Parameter("count", "how many hunters (default 1; the Alpha last)", kind="int"),
+                Parameter("cube", "the hunter that goes, e.g. alpha-red", metavar="CUBE"),
+                example="game.jsonl --seat red --card Walrus --count 2 -o out.jsonl",
+            ),
+            spec(
+                "promote",
+                promote,
+                "E3",
+                ("assignment",),
+                "an unassigned hunter becomes an elder of a rank, paying 1 energy (E3)",
+                acting("the culture whose hunter is promoted"),
+                Parameter("rank", "the elder's rank", required=True, choices=RANKS, metavar="RANK"),
+                Parameter("cube", "the hunter promoted, e.g. cube-red-2", metavar="CUBE"),
+                example="game.jsonl --seat red --rank 6 -o out.jsonl",
+            ),
+            spec(
                 "attack",
                 attack,
                 "F2",
@@ -284,6 +309,39 @@ def procedure_table() -> ProcedureTable:
                 "a husband leaves his wife (F)",
                 acting("the husband's culture"),
                 card("the daughter's name", "daughter"),
+            ),
+            spec(
+                "trade",
+                trade,
+                "F",
+                NEGOTIATION,
+                "two cultures that meet exchange disks, hand cards and tableau D and I cards,"
+                " with the other's consent (F)",
+                acting("the culture that proposes the trade"),
+                Parameter(
+                    "other",
+                    "the culture traded with",
+                    kind="seat",
+                    required=True,
+                    option="--with",
+                    metavar="COLOUR",
+                ),
+                Parameter(
+                    "give",
+                    "what the proposer hands over: energy, ivory, iron (or orange, white, black;"
+                    " iron=2 for two), a hand card or a D or I card of its tableau by name"
+                    " (repeatable, or separated by commas)",
+                    kind="list",
+                    metavar="ITEM",
+                ),
+                Parameter(
+                    "take",
+                    "what the other culture hands back, written as for --give",
+                    kind="list",
+                    metavar="ITEM",
+                ),
+                example="game.jsonl --seat red --with yellow --give iron --take Dogs"
+                " --choice consent_yellow=yes -o out.jsonl",
             ),
             spec(
                 "new-world",

@@ -113,6 +113,35 @@ colonists = {Markland = 3}
         "plays Slit Goggles",
     ),
     "exchange": ("", (), "exchanges Cattle"),
+    "assign": (
+        'phase = "assignment"\n[rows.north]\nwarm = ["Walrus"]\n[cultures.red]\nunassigned = 3\n'
+        "elders = {6 = 1}\n",
+        (),
+        "Red assigns 2 hunters to Walrus",
+    ),
+    "promote": (
+        'phase = "assignment"\n[cultures.red]\nunassigned = 3\nenergy = 2\n',
+        (),
+        "paying 1 energy",
+    ),
+    "trade": (
+        """
+phase = "negotiation"
+[rows.south]
+warm = ["Shark"]
+[cultures.red]
+unassigned = 1
+hunters = {Shark = 1}
+iron = 1
+[cultures.yellow]
+unassigned = 1
+elders = {6 = 1}
+hunters = {Shark = 1}
+tableau = ["Dogs"]
+""",
+        (),
+        "Red and Yellow trade: Red gives 1 iron for Dogs",
+    ),
     "swap": (
         """
 variant = "solitaire"
