@@ -105,7 +105,7 @@ class Entry(NamedTuple):
         parsed_command = command_from_dict(command)
         if (kind == "policy") != isinstance(parsed_command, SetPolicy):
             raise FormatError(
-                "a 'policy' entry, and only one, sets the rules' policy (command 'policy')"
+                "only a 'policy' entry holds the command 'policy', and it holds nothing else"
             )
         return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 

@@ -191,3 +191,12 @@ def test_table_an_old_log_without_a_policy_still_opens(tmp_path) -> None:
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     with pytest.raises(LogError, match="line 1: the header's 'policy'"):
         Game.open(path)
+
+
+def test_table_strict_throughout_names_the_moves_forced_with_a_reason() -> None:
+    table = sample_table(checker=blue_hand_only, policy=STRICT)
+    assert strictness_text(table) == "no moves yet (the rules assistant: strict)"
+    forced = table.submit(illegal(table), "red", force="Blue lent Red the card").seq
+    assert strictness_text(table) == (
+        f"strict throughout: yes (forced past the rules with a reason: #{forced})"
+    )
