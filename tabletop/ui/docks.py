@@ -309,9 +309,8 @@ class FindingsPanel(QWidget):
         taken back, so they no longer hold (redone, they stand again)."""
         findings = self.session.table.entries[seq - 1].findings
         for item, finding in zip(self._items[seq], findings, strict=True):
-            item.setText(
-                f"#{seq} {finding.rule}: {finding.message}" + (" (undone)" if undone else "")
-            )
+            # marked up front, where a narrow dock still shows it
+            item.setText(f"#{seq} {finding.rule}{' (undone)' if undone else ''}: {finding.message}")
             colour = "#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"
             item.setForeground(QBrush(QColor(UNDONE_GREY if undone else colour)))
             font = item.font()
