@@ -4,11 +4,13 @@ the seat at the screen) that undo leaves alone; the finding of a move taken back
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt
 
 from tabletop.core import Mode, Policy
 from tabletop.inspection import strictness_text
-from tabletop.modules import find_module
+from tabletop.modules import find_module, new_game
 
 Ctrl = Qt.KeyboardModifier.ControlModifier
 
@@ -87,3 +89,33 @@ def test_e1_the_finding_of_a_move_taken_back_shows_as_undone(table) -> None:  # 
     item = findings.item(0)
     assert "(undone)" not in item.text() and not item.font().strikeOut()
     assert "(undone)" not in log.item(flagged - 1).text()
+
+
+def test_table_a_reopened_game_keeps_its_policy_and_an_old_one_logs_the_remembered(
+    table,  # noqa: ANN001
+    tmp_path,  # noqa: ANN001
+) -> None:
+    window = table.window
+    path = tmp_path / "strict.jsonl"
+    new_game(find_module("greenland"), seed=3, path=path, policy=Policy(Mode.STRICT)).close()
+    window.settings.setValue("rules/greenland", "advisory")  # chosen since, for new games
+    game = window.open_path(str(path))
+    assert game.table.policy == Policy(Mode.STRICT) and not any(
+        e.kind == "policy" for e in game.table.entries
+    )
+    assert window.actions_by_name["mode_strict"].isChecked()
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    del header["policy"]  # as written before policies were logged
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    window.settings.setValue("house_rules/greenland", "E1 off")
+    game = window.open_path(str(old))
+    last = game.table.entries[-1]
+    assert last.kind == "policy" and last.actor == "table"
+    assert game.table.policy == Policy(Mode.ADVISORY, {"E1": Mode.OFF})
+    assert (
+        window.log_panel.list.item(game.table.seq - 1)
+        .text()
+        .endswith("rules assistant: advisory (house rules: E1 off)")
+    )
