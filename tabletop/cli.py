@@ -138,6 +138,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             "module": game.header.module,
             "at": at,
             "of": table.seq,
+            "rules": strictness_text(table),
             **inspect_state(state, args.seat),
         }
         summary = module_summary(game, state)

@@ -3,6 +3,7 @@ verdict 'strict throughout' in ``log`` and ``inspect``, and findings of moves ta
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,8 @@ def test_table_a_game_switched_off_and_back_is_not_strict_throughout(
     )
     _, out, _ = run(capsys, "inspect", str(path))
     assert f"Rules: strict throughout: no: off at entry {move}" in out
+    _, out, _ = run(capsys, "inspect", str(path), "--json")
+    assert json.loads(out)["rules"].startswith(f"strict throughout: no: off at entry {move};")
 
 
 def test_e1_log_marks_the_finding_of_a_move_taken_back_as_undone(

@@ -438,8 +438,8 @@ class Table:
         return self.initial_policy.copy() if self.initial_policy is not None else None
 
     def policy_spans(self) -> list[tuple[int, int, Policy | None]]:
-        """The entries made under each policy in turn: (first, last, policy), a 'policy' entry
-        itself belonging to the policy before it; spans holding no entry are left out."""
+        """The entries made under each policy in turn: (first, last, policy). The 'policy'
+        entries themselves stand between the spans; a span holding no entry is left out."""
         spans: list[tuple[int, int, Policy | None]] = []
         first = 1
         policy = self.initial_policy.copy() if self.initial_policy is not None else None
