@@ -125,14 +125,19 @@ def play_game(
     (close it when done). ``after_action(game)`` runs after the setup and every action."""
     from tabletop.modules import new_game
 
+    checker = game.checker()
     session = new_game(
-        game.module, seats=list(bots), variant=variant, seed=seed, path=path, options=options
-    )
+        game.module,
+        seats=list(bots),
+        variant=variant,
+        seed=seed,
+        path=path,
+        options=options,
+        policy=Policy(Mode.STRICT if checker is not None else Mode.ADVISORY),
+    )  # the rules strict from the start, as the log's header says
     try:
-        checker = game.checker()
         if checker is not None:
             session.table.checker = checker
-            session.table.policy = Policy(Mode.STRICT)
         hook = (lambda: after_action(session)) if after_action is not None else None
         if hook is not None:
             hook()

@@ -34,8 +34,14 @@ from tabletop.cli_games import (
     open_game,
 )
 from tabletop.cli_parser import parser as build_parser
-from tabletop.core import TableError
-from tabletop.inspection import entry_text, inspect_state, inspect_text, mapping_lines
+from tabletop.core import Mode, Policy, TableError
+from tabletop.inspection import (
+    entry_text,
+    inspect_state,
+    inspect_text,
+    mapping_lines,
+    strictness_text,
+)
 from tabletop.modules import (
     ModuleError,
     default_module,
@@ -74,6 +80,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         path=args.output,
         options=options,
         position=args.position,
+        policy=Policy(Mode(args.rules)),
     )
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
@@ -133,6 +140,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             "module": game.header.module,
             "at": at,
             "of": table.seq,
+            "rules": strictness_text(table),
             **inspect_state(state, args.seat),
         }
         summary = module_summary(game, state)
@@ -150,6 +158,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     )
     if header.notes:
         print(f"Notes: {header.notes}")
+    print(f"Rules: {strictness_text(table)}")
     for line in _inspect_lines(game, state, args.seat):
         print(line)
     return 0
@@ -167,8 +176,11 @@ def cmd_log(args: argparse.Namespace) -> int:
             print(json.dumps(entry.to_dict(), ensure_ascii=False))
         return 0
     names = {s.id: s.name for s in game.header.seats}
+    undone = game.table.undone()
     for entry in entries:
-        print(entry_text(entry, names))
+        print(entry_text(entry, names, undone=entry.seq in undone))
+    if args.last is None:  # the whole log: how it was refereed
+        print(f"Rules: {strictness_text(game.table)}")
     return 0
 
 

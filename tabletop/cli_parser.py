@@ -51,6 +51,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
     p.add_argument(
+        "--rules",
+        choices=("off", "advisory", "strict"),
+        default="advisory",
+        help="how the rules assistant enforces from the start (kept in the log; default advisory)",
+    )
+    p.add_argument(
         "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
     )
 
@@ -94,7 +100,9 @@ def parser() -> argparse.ArgumentParser:
         "-o", "--output", required=True, help="the continued game's log; never overwritten"
     )
 
-    p = sub.add_parser("log", help="a game's log as readable lines")
+    p = sub.add_parser(
+        "log", help="a game's log as readable lines, and whether its rules were strict throughout"
+    )
     p.add_argument("file", help="a game log (.jsonl)")
     p.add_argument("--last", type=int, help="only the last N entries")
     p.add_argument("--json", action="store_true", help="print the entries as JSON lines")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core import Entry, Piece, TableState
+from tabletop.core import Entry, Piece, Table, TableState
 from tabletop.visibility import REFEREE, can_see
 
 HIDDEN = "(hidden)"
@@ -149,8 +149,11 @@ def _collapse(items: list[str]) -> list[str]:
     return out
 
 
-def entry_text(entry: Entry, seat_names: dict[str, str] | None = None) -> str:
-    """One log entry as a line: number, who, what (with dice), findings, any override."""
+def entry_text(
+    entry: Entry, seat_names: dict[str, str] | None = None, *, undone: bool = False
+) -> str:
+    """One log entry as a line: number, who, what (with dice), findings, any override.
+    ``undone``: the move was taken back, so its findings no longer stand (marked so)."""
     names = seat_names or {}
     who = names.get(entry.actor, entry.actor)
     what = entry.command.describe()
@@ -160,10 +163,35 @@ def entry_text(entry: Entry, seat_names: dict[str, str] | None = None) -> str:
         what = f"redid #{entry.ref}: {what}"
     text = f"{entry.seq:>5}  {who:<10} {what}"
     for finding in entry.findings:
-        text += f"\n{'':>17}! {finding.describe()}"
+        text += f"\n{'':>17}! {finding.describe()}" + (" (undone)" if undone else "")
     if entry.override:
         text += f"\n{'':>17}forced by {who}: {entry.override}"
     return text
+
+
+def strictness_text(table: Table) -> str:
+    """Whether every move was made under strict rules: 'strict throughout: yes', or 'no: '
+    and the stretches of entries holding moves made under a looser policy."""
+    entries = table.entries
+    if not any(e.kind == "do" for e in entries):
+        current = table.policy_at(table.seq)
+        now = current.describe() if current is not None else "not recorded"
+        return f"no moves yet (the rules assistant: {now})"
+    loose = []
+    for first, last, policy in table.policy_spans():
+        if (policy is not None and policy.strict) or not any(
+            e.kind == "do" for e in entries[first - 1 : last]
+        ):
+            continue
+        what = policy.describe() if policy is not None else "no policy recorded"
+        where = f"at entry {first}" if first == last else f"from entry {first} to {last}"
+        loose.append(f"{what} {where}")
+    if loose:
+        return "strict throughout: no: " + "; ".join(loose)
+    forced = [f"#{e.seq}" for e in entries if e.override]
+    if forced:
+        return f"strict throughout: yes (forced past the rules with a reason: {', '.join(forced)})"
+    return "strict throughout: yes"
 
 
 def mapping_lines(data: Any, indent: int = 0) -> list[str]:

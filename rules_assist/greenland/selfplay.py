@@ -48,11 +48,12 @@ def play_game(
     ``wrap_checker`` wraps the table's checker (for timing).
     """
     game = game_of(module)
-    session = new_game(module, seats=list(bots), variant=variant, seed=seed, path=path)
+    session = new_game(
+        module, seats=list(bots), variant=variant, seed=seed, path=path, policy=Policy(Mode.STRICT)
+    )  # strict from the start, as the log's header says
     try:
         checker = game.checker()
         session.table.checker = wrap_checker(checker) if wrap_checker else checker
-        session.table.policy = Policy(Mode.STRICT)
         hook = (lambda: after_action(session)) if after_action is not None else None
         if hook is not None:
             hook()

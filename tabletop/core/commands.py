@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .errors import CommandError, FormatError
+from .findings import Policy
 from .pieces import Piece
 from .places import SPOTTED_KINDS, Place
 from .state import TableState
@@ -800,6 +801,43 @@ class Note(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SetPolicy(Command):
+    """The rules assistant's enforcement from here on (off, advisory or strict, with any
+    house rules per rule or section). Changes nothing on the table; logged as a 'policy'
+    entry so a game tells how it was refereed at every point, and never undone."""
+
+    policy: dict[str, Any]
+    op: ClassVar[str] = "policy"
+    counters_only: ClassVar[bool] = True  # touches no piece: positions and layout stand
+
+    @classmethod
+    def of(cls, policy: Policy) -> SetPolicy:
+        return cls(policy.to_dict())
+
+    def to_policy(self) -> Policy:
+        return Policy.from_dict(self.policy)
+
+    def apply(self, state: TableState) -> None:
+        return None
+
+    def inverse(self) -> Command:
+        return self
+
+    def body(self) -> dict[str, Any]:
+        return {"policy": self.policy}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> SetPolicy:
+        return cls(Policy.from_dict(_field(d, "policy", cls.op)).to_dict())
+
+    def __hash__(self) -> int:
+        return hash(repr(self.policy))
+
+    def describe(self) -> str:
+        return f"rules assistant: {self.to_policy().describe()}"
+
+
+@dataclass(frozen=True, slots=True)
 class Compound(Command):
     """Several commands applied as one: one log line, one undo step."""
 
@@ -879,6 +917,7 @@ __all__ = [
     "Rotate",
     "SetCounter",
     "SetOwner",
+    "SetPolicy",
     "SetProperty",
     "Shuffle",
     "Touched",

@@ -90,6 +90,43 @@ class Policy:
         """The findings whose rule is not switched off."""
         return [f for f in findings if self.mode_for(f.rule) is not Mode.OFF]
 
+    @property
+    def strict(self) -> bool:
+        """Every rule strict: no rule is let through with only a warning or unchecked."""
+        return self.mode is Mode.STRICT and all(m is Mode.STRICT for m in self.per_rule.values())
+
+    def describe(self) -> str:
+        """'strict', or 'strict (house rules: E1 off, B4 advisory)'."""
+        if not self.per_rule:
+            return self.mode.value
+        rules = ", ".join(f"{rule} {mode.value}" for rule, mode in self.per_rule.items())
+        return f"{self.mode.value} (house rules: {rules})"
+
+    def copy(self) -> Policy:
+        return Policy(self.mode, dict(self.per_rule))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"mode": self.mode.value}
+        if self.per_rule:
+            d["per_rule"] = {rule: mode.value for rule, mode in self.per_rule.items()}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Policy:
+        modes = {m.value for m in Mode}
+        per_rule = d.get("per_rule", {}) if isinstance(d, dict) else None
+        if (
+            not isinstance(d, dict)
+            or d.get("mode") not in modes
+            or not isinstance(per_rule, dict)
+            or not all(isinstance(r, str) and m in modes for r, m in per_rule.items())
+        ):
+            raise FormatError(
+                "a rules policy needs a 'mode' (off, advisory or strict) and may give "
+                "'per_rule' modes"
+            )
+        return cls(Mode(d["mode"]), {rule: Mode(mode) for rule, mode in per_rule.items()})
+
     def blocking(self, findings: list[Finding]) -> list[Finding]:
         """The findings that refuse a move: errors under a strict rule."""
         return [

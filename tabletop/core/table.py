@@ -5,6 +5,10 @@ the checker (if any) for findings, enforces the policy, applies the command,
 records a log entry, pushes the undo stack and returns a Change naming what was
 touched, so views redraw only that. Undo and redo are themselves entries: the
 log only ever grows.
+
+How findings are enforced (the policy) is part of the game: ``set_policy`` logs a
+'policy' entry, which replay, ``policy_at`` and branches follow. Such an entry is
+not a move: undo and redo pass it by, so undo never switches the rules.
 """
 
 from __future__ import annotations
@@ -13,7 +17,16 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .commands import Command, Compound, Roll, Shuffle, Touched, command_from_dict, touched_by
+from .commands import (
+    Command,
+    Compound,
+    Roll,
+    SetPolicy,
+    Shuffle,
+    Touched,
+    command_from_dict,
+    touched_by,
+)
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
 from .randomness import Randomizer
@@ -21,7 +34,7 @@ from .state import TableState
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
-ENTRY_KINDS = ("do", "undo", "redo", "setup")
+ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy")
 CHECKPOINT_EVERY = 1000
 
 
@@ -89,7 +102,12 @@ class Entry(NamedTuple):
             parsed = tuple(Finding.from_dict(f) for f in findings)
         else:
             raise FormatError("a log entry's 'findings' must be a list")
-        return cls(seq, t, actor, kind, command_from_dict(command), parsed, override, ref, draws)
+        parsed_command = command_from_dict(command)
+        if (kind == "policy") != isinstance(parsed_command, SetPolicy):
+            raise FormatError(
+                "only a 'policy' entry holds the command 'policy', and it holds nothing else"
+            )
+        return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 
 
 class Change:
@@ -146,6 +164,9 @@ class Table:
         self.random = Randomizer(seed)
         self.checker = checker
         self.policy = policy if policy is not None else Policy(Mode.ADVISORY)
+        # the policy before entry 1; None where a log does not say (one written before
+        # policies were logged)
+        self.initial_policy: Policy | None = self.policy.copy()
         self.entries: list[Entry] = []
         self.checkpoint_every = checkpoint_every
         self.checkpoints: dict[int, dict[str, Any]] = {0: self._snapshot()}
@@ -210,6 +231,8 @@ class Table:
         checker needs the table as it was, and it is off the table again if it
         is refused.
         """
+        if isinstance(command, SetPolicy):
+            raise CommandError("the rules' policy is set with set_policy, not as a move")
         checks = self._checks(command)
         if applied and checks:
             command.inverse().apply(self.state)
@@ -239,6 +262,17 @@ class Table:
             self._undo.append(entry.seq)
         self._redo.clear()
         return self._record(entry)
+
+    def set_policy(self, policy: Policy, actor: str) -> Change | None:
+        """Enforce ``policy`` from now on, logged as a 'policy' entry by ``actor``; None (and no
+        entry) when the log already says it is in force. Not a move: it is never undone."""
+        policy = policy.copy()
+        if policy == self.policy and self.policy_at(self.seq) is not None:
+            return None
+        self.policy = policy
+        return self._record(
+            Entry(self.seq + 1, round(time.time(), 3), actor, "policy", SetPolicy.of(policy))
+        )
 
     def _record(self, entry: Entry) -> Change:
         self.entries.append(entry)
@@ -368,6 +402,8 @@ class Table:
             self._redo.clear()
         elif entry.kind == "setup":
             self._redo.clear()
+        elif entry.kind == "policy":
+            self.policy = entry.command.to_policy()  # type: ignore[attr-defined]
         elif entry.kind == "undo":
             self._redo.append(self._undo.pop())
         else:
@@ -391,6 +427,37 @@ class Table:
         self._redo = list(redo)
 
     # ---- history ---------------------------------------------------------
+    def policy_at(self, seq: int) -> Policy | None:
+        """The policy in force after entry ``seq`` (0: the game's first); None where the log does
+        not say (a log written before policies were logged, up to its first 'policy' entry)."""
+        if not 0 <= seq <= self.seq:
+            raise TableError(f"there is no entry {seq}: the log holds 0 to {self.seq}")
+        for entry in reversed(self.entries[:seq]):
+            if entry.kind == "policy":
+                return entry.command.to_policy()  # type: ignore[attr-defined]
+        return self.initial_policy.copy() if self.initial_policy is not None else None
+
+    def policy_spans(self) -> list[tuple[int, int, Policy | None]]:
+        """The entries made under each policy in turn: (first, last, policy). The 'policy'
+        entries themselves stand between the spans; a span holding no entry is left out."""
+        spans: list[tuple[int, int, Policy | None]] = []
+        first = 1
+        policy = self.initial_policy.copy() if self.initial_policy is not None else None
+        for entry in self.entries:
+            if entry.kind == "policy":
+                if entry.seq > first:
+                    spans.append((first, entry.seq - 1, policy))
+                first = entry.seq + 1
+                policy = entry.command.to_policy()  # type: ignore[attr-defined]
+        if self.seq >= first:
+            spans.append((first, self.seq, policy))
+        return spans
+
+    def undone(self) -> frozenset[int]:
+        """The moves ('do' entries) taken back and not redone: their findings no longer stand."""
+        standing = set(self._undo)
+        return frozenset(e.seq for e in self.entries if e.kind == "do" and e.seq not in standing)
+
     def state_at(self, seq: int) -> TableState:
         """The table as it was after entry ``seq`` (0: before any entry), as a new state."""
         if not 0 <= seq <= self.seq:

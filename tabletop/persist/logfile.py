@@ -1,7 +1,8 @@
 """The session log: one JSON object per line, and the log is the save.
 
 Line 1 is the header (format, version, module, decks with their sha256, seed,
-seats, variant, app version, creation time, notes). Every later line is either
+seats, variant, app version, creation time, notes, and the rules' policy at the
+start; a later change of policy is a 'policy' entry). Every later line is either
 an entry (a command as applied, with ``seq``) or a checkpoint of the whole
 state (with ``checkpoint`` = the seq it follows and the state's sha256).
 
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tabletop import __version__
-from tabletop.core import Entry, FormatError, Seat, TableError
+from tabletop.core import Entry, FormatError, Policy, Seat, TableError
 from tabletop.core.state import digest_of
 
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
@@ -51,6 +52,8 @@ class Header:
     app_version: str = __version__
     version: int = CURRENT_VERSION
     extra: dict[str, Any] = field(default_factory=dict)
+    # the rules' policy before entry 1; None in logs written before policies were logged
+    policy: Policy | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -65,6 +68,8 @@ class Header:
             "created": self.created or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "notes": self.notes,
         }
+        if self.policy is not None:
+            d["policy"] = self.policy.to_dict()
         if self.extra:
             d["extra"] = self.extra
         return d
@@ -94,6 +99,12 @@ class Header:
         extra = d.get("extra", {})
         if not isinstance(extra, dict):
             raise FormatError("the header's 'extra' must be an object")
+        policy = d.get("policy")
+        if policy is not None:
+            try:
+                policy = Policy.from_dict(policy)
+            except FormatError as exc:
+                raise FormatError(f"the header's 'policy': {exc}") from None
         return cls(
             module=module["id"],
             module_version=str(module.get("version", "")),
@@ -106,6 +117,7 @@ class Header:
             app_version=d.get("app_version", ""),
             version=d["version"],
             extra=extra,
+            policy=policy,
         )
 
 

@@ -86,9 +86,11 @@ class Game:
         table it is given (as setup entries, with ``undoable=False``).
         Setup entries are logged like any other but cannot be undone. With a
         path, the log is created first (refusing to replace a file) and every
-        entry is written as it is applied.
+        entry is written as it is applied. The header records ``policy`` (advisory
+        if not given) as the policy the game starts with.
         """
         table = Table(TableState(header.seats), seed=header.seed, checker=checker, policy=policy)
+        header.policy = table.policy.copy()
         game = cls(table, header, str(path) if path is not None else None)
         if path is not None:
             game._writer = LogWriter.create(path, header)
@@ -121,7 +123,8 @@ class Game:
         ``verify`` replays every entry from the start and compares the state with
         every checkpoint's hash; without it the table resumes from the last
         checkpoint whose own hash is right. Nothing is written unless the open
-        succeeds.
+        succeeds. The policy is the log's own (its header's, then its 'policy'
+        entries); ``policy`` is used only for a log that records none.
         """
         with _gc_paused():
             return cls._open(path, writable, verify, checker, policy)
@@ -136,12 +139,15 @@ class Game:
         policy: Policy | None,
     ) -> Game:
         contents = read_log(path)
+        recorded = contents.header.policy
         table = Table(
             TableState(contents.header.seats),
             seed=contents.header.seed,
             checker=checker,
-            policy=policy,
+            policy=recorded.copy() if recorded is not None else policy,
         )
+        if recorded is None:
+            table.initial_policy = None
         if verify:
             _replay_all(table, contents)
         else:
@@ -184,7 +190,10 @@ class Game:
         if notes is not None:
             header.notes = notes
         fresh = Table(
-            TableState(header.seats), seed=header.seed, checkpoint_every=self.table.checkpoint_every
+            TableState(header.seats),
+            seed=header.seed,
+            policy=header.policy,
+            checkpoint_every=self.table.checkpoint_every,
         )
         collector = _Collector()
         fresh.attach_writer(collector)
@@ -249,6 +258,9 @@ def _resume(table: Table, contents: LogContents) -> None:
     except FormatError as exc:
         raise LogError(contents.path, good.line, str(exc)) from None
     table.random.draws = good.draws
+    resumed = table.policy_at(good.seq)  # the policy entries up to the checkpoint are not replayed
+    if resumed is not None:
+        table.policy = resumed
     for entry in contents.entries[good.seq :]:
         try:
             table.replay(entry)

@@ -23,6 +23,13 @@ from tabletop.inspection import entry_text
 
 from .session import TableSession
 
+UNDONE_GREY = "#8a8a8a"  # findings of a move taken back
+
+
+def is_undone(session: TableSession, entry) -> bool:  # noqa: ANN001 - an Entry
+    """The move was taken back and not made again (its findings no longer stand)."""
+    return entry.kind == "do" and entry.seq not in session.table.undo_stack
+
 
 def swatch(colour: str, size: int = 14) -> QIcon:
     pixmap = QPixmap(size, size)
@@ -75,13 +82,15 @@ class LogPanel(QWidget):
 
     def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
         names = {s.id: s.name for s in self.session.game.header.seats}
-        item = QListWidgetItem(entry_text(entry, names).strip())
+        undone = bool(entry.findings) and is_undone(self.session, entry)
+        item = QListWidgetItem(entry_text(entry, names, undone=undone).strip())
         item.setIcon(swatch(self._colour(entry.actor).name()))
         if entry.findings:
-            item.setForeground(QBrush(QColor("#b71c1c")))
-        if entry.kind in ("undo", "redo"):
+            item.setForeground(QBrush(QColor(UNDONE_GREY if undone else "#b71c1c")))
+        if entry.kind in ("undo", "redo", "policy"):
             font = item.font()
-            font.setItalic(True)
+            font.setItalic(entry.kind != "policy")
+            font.setBold(entry.kind == "policy")  # the rules' policy changed: a game's landmark
             item.setFont(font)
         item.setData(Qt.ItemDataRole.UserRole, entry.seq)
         return item
@@ -98,6 +107,11 @@ class LogPanel(QWidget):
     def _append(self, change: Change) -> None:
         self.list.blockSignals(True)
         self.list.addItem(self._item(change.entry))
+        ref = change.entry.ref if change.entry.kind in ("undo", "redo") else None
+        if ref is not None and self.session.table.entries[ref - 1].findings:
+            # the move taken back or made again: its findings go stale or stand again
+            self.list.takeItem(ref - 1)
+            self.list.insertItem(ref - 1, self._item(self.session.table.entries[ref - 1]))
         self.list.clearSelection()
         self.list.blockSignals(False)
         self.list.scrollToBottom()
@@ -263,6 +277,7 @@ class FindingsPanel(QWidget):
             lambda item: self.findingChosen.emit(tuple(item.data(Qt.ItemDataRole.UserRole)))
         )
         session.changed.connect(self._add)
+        self._items: dict[int, list[QListWidgetItem]] = {}  # a move's seq -> its findings' lines
         self._reload()
 
     def _reload(self) -> None:
@@ -271,20 +286,36 @@ class FindingsPanel(QWidget):
         self._update_empty()
 
     def _add(self, change: Change) -> None:
-        self._add_entry(change.entry)
+        entry = change.entry
+        self._add_entry(entry)
+        if entry.kind in ("undo", "redo") and entry.ref in self._items:
+            self._show(entry.ref, undone=entry.kind == "undo")
         self._update_empty()
 
     def _add_entry(self, entry) -> None:  # noqa: ANN001 - an Entry
         for finding in entry.findings:
-            item = QListWidgetItem(f"#{entry.seq} {finding.rule}: {finding.message}")
+            item = QListWidgetItem()
             item.setData(Qt.ItemDataRole.UserRole, list(finding.pieces))
             item.setToolTip(
                 finding.describe() + (f"\nForced: {entry.override}" if entry.override else "")
             )
-            item.setForeground(
-                QBrush(QColor("#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"))
-            )
             self.list.addItem(item)
+            self._items.setdefault(entry.seq, []).append(item)
+        if entry.findings:
+            self._show(entry.seq, undone=is_undone(self.session, entry))
+
+    def _show(self, seq: int, undone: bool) -> None:
+        """A move's findings as standing, or greyed and struck through, '(undone)': the move was
+        taken back, so they no longer hold (redone, they stand again)."""
+        findings = self.session.table.entries[seq - 1].findings
+        for item, finding in zip(self._items[seq], findings, strict=True):
+            # marked up front, where a narrow dock still shows it
+            item.setText(f"#{seq} {finding.rule}{' (undone)' if undone else ''}: {finding.message}")
+            colour = "#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"
+            item.setForeground(QBrush(QColor(UNDONE_GREY if undone else colour)))
+            font = item.font()
+            font.setStrikeOut(undone)
+            item.setFont(font)
 
     def _update_empty(self) -> None:
         self.empty.setVisible(self.list.count() == 0)

@@ -155,10 +155,22 @@ class TableSession(QObject):
         self.message.emit(f"Shuffled {place_id}")
         return True
 
-    def set_mode(self, mode: str) -> None:
+    def set_policy(self, policy: Policy) -> bool:
+        """Enforce ``policy`` from now on: a 'policy' entry in the log, by the seat at the screen
+        (not a move: undo leaves it). False (with a message) while looking back."""
+        if self.read_only:
+            self.message.emit(
+                "This is an earlier state of the game, shown read-only: press 'Back to now' "
+                "to change the rules assistant."
+            )
+            return False
+        self.table.set_policy(policy, self.actor)
+        self.message.emit(f"Rules assistant: {self.table.policy.describe()}")
+        return True
+
+    def set_mode(self, mode: str) -> bool:
         """How the rules assistant enforces: off, advisory or strict (for every rule)."""
-        self.table.policy = Policy(Mode(mode), dict(self.table.policy.per_rule))
-        self.message.emit(f"Rules assistant: {Mode(mode).value}")
+        return self.set_policy(Policy(Mode(mode), dict(self.table.policy.per_rule)))
 
     @property
     def mode(self) -> str:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Command, Compound, Mode, TableError, actions
+from tabletop.core import Command, Compound, Mode, Policy, TableError, actions
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.persist import Game
 from tabletop.visibility import can_see
@@ -68,6 +68,21 @@ def new_game_path(module_id: str) -> Path:
         path = games_folder() / f"{module_id}-{stamp}-{n}.jsonl"
         n += 1
     return path
+
+
+def parse_house_rules(text: str) -> dict[str, Mode]:
+    """Per-rule modes from lines such as 'E1 off' or 'B4 strict'; ValueError naming the line."""
+    per_rule: dict[str, Mode] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or parts[1] not in ("off", "advisory", "strict"):
+            raise ValueError(
+                f"line {number}: write a rule and a mode, e.g. 'E1 off' (not {line.strip()!r})"
+            )
+        per_rule[parts[0]] = Mode(parts[1])
+    return per_rule
 
 
 def module_for(game: Game) -> Module | None:
@@ -343,13 +358,10 @@ class MainWindow(QMainWindow):
         self._close_game()
         module = module if module is not None else module_for(game)
         self.session = TableSession(game, module)
-        if self.session.has_rules and module is not None:
-            self.session.table.policy.mode = Mode(
-                self.settings.value(f"rules/{module.id}", "advisory")
-            )
-            house = self.settings.value(f"house_rules/{module.id}", "")
-            if house:
-                self.set_house_rules(str(house))
+        table = self.session.table
+        if self.session.has_rules and table.policy_at(table.seq) is None:
+            # a log from before policies were logged: the remembered policy, logged from here
+            table.set_policy(self.remembered_policy(module), "table")
         self.scene = TableScene(self.session)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
@@ -474,12 +486,23 @@ class MainWindow(QMainWindow):
             self.scene.places.clear()
         self.session = None
 
+    def remembered_policy(self, module: Module | None) -> Policy:
+        """The policy last chosen for a module's games (advisory at first), for a new game."""
+        if module is None:
+            return Policy(Mode.ADVISORY)
+        mode = str(self.settings.value(f"rules/{module.id}", "advisory"))
+        try:
+            per_rule = parse_house_rules(str(self.settings.value(f"house_rules/{module.id}", "")))
+            return Policy(Mode(mode), per_rule)
+        except ValueError:  # a settings file edited by hand: the default
+            return Policy(Mode.ADVISORY)
+
     def set_mode(self, mode: str) -> None:
-        """Switch the rules assistant off, to advisory or to strict; remembered per module."""
+        """Switch the rules assistant off, to advisory or to strict: logged in the game (by the
+        seat at the screen) and remembered per module for new games."""
         if self.session is None:
             return
-        self.session.set_mode(mode)
-        if self.session.module is not None:
+        if self.session.set_mode(mode) and self.session.module is not None:
             self.settings.setValue(f"rules/{self.session.module.id}", mode)
         self._update_status()
 
@@ -500,20 +523,15 @@ class MainWindow(QMainWindow):
             self.set_house_rules(text)
 
     def set_house_rules(self, text: str) -> bool:
-        """Set per-rule modes from lines such as 'E1 off'; remembered per module."""
-        per_rule: dict[str, Mode] = {}
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            parts = line.split()
-            if len(parts) != 2 or parts[1] not in ("off", "advisory", "strict"):
-                self._error(
-                    "House rules",
-                    f"line {number}: write a rule and a mode, e.g. 'E1 off' (not {line.strip()!r})",
-                )
-                return False
-            per_rule[parts[0]] = Mode(parts[1])
-        self.session.table.policy.per_rule = per_rule
+        """Set per-rule modes from lines such as 'E1 off': logged in the game (by the seat at the
+        screen) and remembered per module for new games."""
+        try:
+            per_rule = parse_house_rules(text)
+        except ValueError as exc:
+            self._error("House rules", str(exc))
+            return False
+        if not self.session.set_policy(Policy(self.session.table.policy.mode, per_rule)):
+            return False
         if self.session.module is not None:
             self.settings.setValue(f"house_rules/{self.session.module.id}", text)
         self.statusBar().showMessage(f"House rules: {len(per_rule)} set", 6000)
@@ -935,7 +953,12 @@ class MainWindow(QMainWindow):
                 from tabletop.modules.revisions import with_revision
 
                 module = with_revision(module, deck)
-            game = new_game(module, path=new_game_path(module.id), **options)
+            game = new_game(
+                module,
+                path=new_game_path(module.id),
+                policy=self.remembered_policy(module),
+                **options,
+            )
         except (TableError, OSError) as exc:
             self._error("Cannot start the game", str(exc))
             return None
