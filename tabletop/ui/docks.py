@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop.core import Change, Roll
-from tabletop.inspection import entry_text
 
 from .session import TableSession
 
@@ -64,7 +63,7 @@ class LogPanel(QWidget):
         # (after the hot-seat curtain, or by Tab), which would jump the table back to entry 1
         self.list.itemSelectionChanged.connect(self._selection_changed)
         session.changed.connect(self._append)
-        session.reset.connect(self._sync_position)
+        session.reset.connect(self._viewer_changed)
         self._reload()
 
     def _colour(self, actor: str) -> QColor:
@@ -74,8 +73,7 @@ class LogPanel(QWidget):
         return QColor("#555555")
 
     def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
-        names = {s.id: s.name for s in self.session.game.header.seats}
-        item = QListWidgetItem(entry_text(entry, names).strip())
+        item = QListWidgetItem(self.session.log_line(entry).strip())
         item.setIcon(swatch(self._colour(entry.actor).name()))
         if entry.findings:
             item.setForeground(QBrush(QColor("#b71c1c")))
@@ -86,7 +84,17 @@ class LogPanel(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, entry.seq)
         return item
 
+    def _viewer_changed(self) -> None:
+        """The lines are read again as the new viewer may read them (a seat its own cards)."""
+        if self.session.viewer != self._viewer:
+            self._viewer = self.session.viewer
+            entries = self.session.table.entries
+            for row in range(min(self.list.count(), len(entries))):
+                self.list.item(row).setText(self.session.log_line(entries[row]).strip())
+        self._sync_position()
+
     def _reload(self) -> None:
+        self._viewer = self.session.viewer
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.session.table.entries:
@@ -263,9 +271,16 @@ class FindingsPanel(QWidget):
             lambda item: self.findingChosen.emit(tuple(item.data(Qt.ItemDataRole.UserRole)))
         )
         session.changed.connect(self._add)
+        session.reset.connect(self._viewer_changed)
         self._reload()
 
+    def _viewer_changed(self) -> None:
+        if self.session.viewer != self._viewer:
+            self.list.clear()
+            self._reload()
+
     def _reload(self) -> None:
+        self._viewer = self.session.viewer
         for entry in self.session.table.entries:
             self._add_entry(entry)
         self._update_empty()
@@ -275,11 +290,17 @@ class FindingsPanel(QWidget):
         self._update_empty()
 
     def _add_entry(self, entry) -> None:  # noqa: ANN001 - an Entry
+        words = self.session.entry_words  # a finding may name a card the viewer cannot see
         for finding in entry.findings:
-            item = QListWidgetItem(f"#{entry.seq} {finding.rule}: {finding.message}")
+            item = QListWidgetItem(
+                words(entry.seq, f"#{entry.seq} {finding.rule}: {finding.message}")
+            )
             item.setData(Qt.ItemDataRole.UserRole, list(finding.pieces))
             item.setToolTip(
-                finding.describe() + (f"\nForced: {entry.override}" if entry.override else "")
+                words(
+                    entry.seq,
+                    finding.describe() + (f"\nForced: {entry.override}" if entry.override else ""),
+                )
             )
             item.setForeground(
                 QBrush(QColor("#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"))
