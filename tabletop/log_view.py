@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from tabletop.core import Command, Compound, Entry, Piece, Table, TableState
+from tabletop.core import Command, Compound, Entry, Piece, Table
 from tabletop.core.commands import touched_by
 from tabletop.inspection import entry_text
 from tabletop.visibility import REFEREE, can_see
@@ -53,38 +53,40 @@ _BEFORE = r"(?<![\w-])"
 _AFTER = r"(?![\w-])"
 
 
-@dataclass
 class _Names:
     """Every name a piece has been called on this table: its id and its face's name."""
 
-    by_name: dict[str, list[str]] = field(default_factory=dict)
-    back: dict[str, str] = field(default_factory=dict)  # piece id -> its back's words
-    pattern: re.Pattern[str] | None = None
-    known: set[str] = field(default_factory=set)
+    def __init__(self, words: PieceWords) -> None:
+        self.words = words
+        self.by_name: dict[str, list[str]] = {}
+        self.back: dict[str, str] = {}  # piece id -> its back's words
+        self._pattern: re.Pattern[str] | None = None
+        self._stale = False
 
-    def learn(self, state: TableState, words: PieceWords) -> None:
-        new = [pid for pid in state.pieces if pid not in self.known]
-        if not new:
+    def learn(self, piece: Piece) -> None:
+        if piece.id in self.back:
             return
-        for pid in new:
-            piece = state.pieces[pid]
-            self.known.add(pid)
-            self.back[pid] = words.back(piece)
-            names = {pid}
-            face = words.face(piece)
-            if face:
-                names.add(face)
-            for name in names:
-                self.by_name.setdefault(name, []).append(pid)
-        ordered = sorted(self.by_name, key=lambda n: (-len(n), n))
-        self.pattern = re.compile(
-            _BEFORE + "(?:" + "|".join(map(re.escape, ordered)) + ")" + _AFTER
-        )
+        self.back[piece.id] = self.words.back(piece)
+        face = self.words.face(piece)
+        for name in {piece.id, face} if face else {piece.id}:
+            self.by_name.setdefault(name, []).append(piece.id)
+        self._stale = True
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        if self._stale:
+            ordered = sorted(self.by_name, key=lambda n: (-len(n), n))
+            self._pattern = re.compile(
+                _BEFORE + "(?:" + "|".join(map(re.escape, ordered)) + ")" + _AFTER
+            )
+            self._stale = False
+        return self._pattern
 
     def mentioned(self, text: str) -> set[str]:
-        if self.pattern is None:
+        pattern = self.pattern
+        if pattern is None:
             return set()
-        return {pid for m in self.pattern.finditer(text) for pid in self.by_name[m.group(0)]}
+        return {pid for m in pattern.finditer(text) for pid in self.by_name[m.group(0)]}
 
 
 def _steps(command: Command) -> Iterable[Command]:
@@ -119,8 +121,9 @@ class LogReader:
         self._state = table.state_at(0)
         self._seats = tuple(s.id for s in self._state.seats)
         self._viewers: tuple[Viewer, ...] = (*self._seats, None)
-        self._names = _Names()
-        self._names.learn(self._state, self.words)
+        self._names = _Names(self.words)
+        for piece in self._state.pieces.values():
+            self._names.learn(piece)
         self._sight: list[dict[str, frozenset[Viewer]]] = []  # by entry: who saw what it names
         self._touched: list[frozenset[str]] = []  # by entry: the pieces named that it moved
 
@@ -140,6 +143,7 @@ class LogReader:
             piece = state.pieces.get(pid)
             if piece is None:
                 continue
+            self._names.learn(piece)  # a piece is known by its names once it is on the table
             who = seen.setdefault(pid, set())
             if len(who) == len(self._viewers):
                 continue
@@ -153,7 +157,6 @@ class LogReader:
         for step in _steps(entry.command):
             step.apply(self._state)
             self._look(touched_by(step).pieces, seen)  # and after each of its steps
-        self._names.learn(self._state, self.words)
         mentioned = self._names.mentioned(self.text(entry))
         touched = mentioned & seen.keys()
         self._look(mentioned - touched, seen)  # untouched: as seen all through the entry
@@ -163,7 +166,8 @@ class LogReader:
     def redact(self, seq: int, text: str, viewer: Viewer) -> str:
         """``text`` written for entry ``seq`` as ``viewer`` may read it."""
         self.follow()
-        if viewer == REFEREE or self._names.pattern is None:
+        pattern = self._names.pattern
+        if viewer == REFEREE or pattern is None:
             return text
         sight, touched = self._sight[seq - 1], self._touched[seq - 1]
         who = viewer if viewer in self._seats else None
@@ -179,7 +183,7 @@ class LogReader:
                 shown = any(who in sight.get(pid, ()) for pid in pids)
             return match.group(0) if shown else names.back[(acted or pids)[0]]
 
-        return names.pattern.sub(swap, text)
+        return pattern.sub(swap, text)
 
     def line(self, entry: Entry, viewer: Viewer) -> str:
         """An entry's line (``text``) as ``viewer`` may read it."""

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core import Finding, Flip, Note, Severity, Table, actions, compound
+from tabletop.core import (
+    AddPiece,
+    Finding,
+    Flip,
+    Note,
+    RemovePiece,
+    Severity,
+    Table,
+    Where,
+    actions,
+    compound,
+)
 from tabletop.log_view import LogReader, PieceWords, log_lines
 from tabletop.visibility import REFEREE
 from tests.sample_table import sample_table
@@ -145,3 +156,13 @@ def test_the_reader_follows_a_growing_log(table):
     other = table.state.places["deck"].contents[-1]
     marked = reader.redact(entry.seq, f"{reader.text(entry)} (like {other})", "blue")
     assert card in marked and other not in marked
+
+
+def test_a_card_that_comes_and_goes_within_one_entry_is_named_only_to_its_hand(table):
+    record = {"id": "wish", "kind": "card", "face_up": False}
+    add = AddPiece(record, Where("hand-red", len(table.state.places["hand-red"].contents)))
+    remove = RemovePiece(record, add.at)
+    table.submit(compound("red looks at wish and puts it back in the box", [add, remove]), "red")
+    lines = _last(table)
+    assert "wish" in lines["red"]
+    assert "wish" not in lines["blue"] and "red looks at a card back and puts" in lines["blue"]
