@@ -42,6 +42,7 @@ from tabletop.inspection import (
     mapping_lines,
     strictness_text,
 )
+from tabletop.log_view import LogReader
 from tabletop.modules import (
     ModuleError,
     default_module,
@@ -50,6 +51,7 @@ from tabletop.modules import (
     new_game,
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
+from tabletop.modules.words import piece_words
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -171,14 +173,37 @@ def cmd_log(args: argparse.Namespace) -> int:
         if args.last < 0:
             raise CliError("--last must be a whole number of at least 0")
         entries = entries[len(entries) - args.last :] if args.last else []
+    reader = args.seat is not None or args.spectator
     if args.json:
+        if reader:
+            raise CliError("--json prints the entries as the file holds them: leave out --seat")
         for entry in entries:
             print(json.dumps(entry.to_dict(), ensure_ascii=False))
         return 0
     names = {s.id: s.name for s in game.header.seats}
     undone = game.table.undone()
-    for entry in entries:
-        print(entry_text(entry, names, undone=entry.seq in undone))
+    if not reader:  # the file's own lines: everything, hidden cards too
+        for entry in entries:
+            print(entry_text(entry, names, undone=entry.seq in undone))
+    else:
+        if args.seat is not None and args.seat not in names:
+            raise CliError(
+                f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(names)})"
+            )
+        try:
+            words = piece_words(game_module(game))
+        except ModuleError as exc:  # without the cards' names a label could name a hidden card
+            raise CliError(
+                f"{args.file}: cannot read as a seat without the game's module: {exc}"
+            ) from None
+        reader_of = LogReader(
+            game.table,
+            names,
+            words,
+            text=lambda entry: entry_text(entry, names, undone=entry.seq in undone),
+        )
+        for line in reader_of.lines(args.seat, entries):
+            print(line)
     if args.last is None:  # the whole log: how it was refereed
         print(f"Rules: {strictness_text(game.table)}")
     return 0
@@ -243,7 +268,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         try:
             module = game_module(game)
         except ModuleError as exc:
-            print(f"warning: pieces are drawn plainly: {exc}", file=sys.stderr)
+            # without the cards' names the log band could name a hidden card: left out
+            print(f"warning: pieces are drawn plainly, with no log band: {exc}", file=sys.stderr)
             module = None
         render_game(
             game,
@@ -252,7 +278,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             at=args.at,
             scale=args.scale,
             caption=args.caption,
-            log_count=args.log,
+            log_count=args.log if module is not None else 0,
             viewer=args.seat,
         )
     finally:

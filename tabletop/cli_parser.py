@@ -101,11 +101,25 @@ def parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser(
-        "log", help="a game's log as readable lines, and whether its rules were strict throughout"
+        "log",
+        help="a game's log as readable lines, and whether its rules were strict throughout",
+        description="A game's log as readable lines, and whether its rules were strict"
+        " throughout. Left plain, every line is printed as the file holds it, naming every card,"
+        " hidden ones too (the referee's view: the file holds everything); --seat or"
+        " --spectator prints only what that reader may see.",
     )
     p.add_argument("file", help="a game log (.jsonl)")
     p.add_argument("--last", type=int, help="only the last N entries")
     p.add_argument("--json", action="store_true", help="print the entries as JSON lines")
+    reader = p.add_mutually_exclusive_group()
+    reader.add_argument(
+        "--seat", help="the lines as this seat reads them: cards it could not see are not named"
+    )
+    reader.add_argument(
+        "--spectator",
+        action="store_true",
+        help="the lines as a spectator reads them: no hidden card is named",
+    )
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

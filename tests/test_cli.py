@@ -11,6 +11,7 @@ import pytest
 
 from tabletop import bench
 from tabletop.cli import main
+from tabletop.core import actions
 from tabletop.persist import Game
 
 
@@ -78,6 +79,31 @@ def test_log_lines(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert len(out.splitlines()) == 16
 
 
+def test_log_seat_and_spectator_name_a_card_drawn_face_down_to_its_owner_only(
+    game_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file holds everything; --seat and --spectator print only what that reader saw."""
+    game = Game.open(game_file)
+    card = game.state.places["deck"].contents[-1]
+    game.table.submit(actions.move(game.state, card, "hand_red"), "red")
+    game.close()
+    drawn = f"moved {card} from deck to hand_red"
+    _, out, _ = run(capsys, "log", str(game_file), "--last", "1")
+    assert drawn in out  # the plain log: the file's own lines
+    code, out, _ = run(capsys, "log", str(game_file), "--last", "1", "--seat", "red")
+    assert code == 0 and drawn in out and "Ann" in out
+    for reader in (["--seat", "blue"], ["--spectator"]):
+        code, out, _ = run(capsys, "log", str(game_file), "--last", "1", *reader)
+        assert code == 0 and card not in out, reader
+        assert "moved a Prototype card from deck to hand_red" in out, reader
+    _, whole, _ = run(capsys, "log", str(game_file), "--spectator")
+    assert len(whole.splitlines()) == 15 and card not in whole
+    with pytest.raises(SystemExit):
+        run(capsys, "log", "--help")
+    out = capsys.readouterr().out
+    assert "--seat" in out and "--spectator" in out and "holds everything" in out
+
+
 def test_replay_branches(
     game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,6 +128,8 @@ def test_modules(capsys: pytest.CaptureFixture[str]) -> None:
         (["inspect", "{game}", "--at", "999"], "there is no entry 999"),
         (["inspect", "{game}", "--seat", "purple"], "no seat 'purple'"),
         (["log", "{broken}"], "line 3: it is not valid JSON"),
+        (["log", "{game}", "--seat", "purple"], "no seat 'purple'"),
+        (["log", "{game}", "--seat", "red", "--json"], "leave out --seat"),
         (["new", "nosuchgame", "-o", "{new}"], "no such module"),
         (["new", "proto", "-o", "{game}"], "already exists"),
         (["new", "proto", "-o", "{nofolder}"], "does not exist"),

@@ -29,7 +29,8 @@ def render_game(
     """Draw a game's table (after entry ``at``, or now) into a snapshot, without a window.
 
     ``viewer`` None draws what a spectator sees; a seat id adds that seat's hand.
-    The log band holds the last ``log_count`` entries up to the one shown.
+    The log band holds the last ``log_count`` entries up to the one shown, as the same
+    viewer may read them (tabletop/log_view.py: a card it could not see is not named).
     """
     table = game.table
     seats = [s.id for s in game.header.seats]
@@ -41,7 +42,6 @@ def render_game(
         raise ExportError("the number of log lines must be 0 or more")
     check_target(Path(path))
     application_for_snapshots()
-    from tabletop.inspection import entry_text
     from tabletop.ui.scene import TableScene
     from tabletop.ui.session import TableSession
 
@@ -53,14 +53,13 @@ def render_game(
             session.show_history(at)
         scene = TableScene(session)
         shown = table.seq if at is None else at
-        names = {s.id: s.name for s in game.header.seats}
         entries = [e for e in table.entries if e.seq <= shown][-log_count:] if log_count else []
         export_scene(
             scene,
             path,
             scale=scale,
             caption=caption,
-            log_lines=[entry_text(e, names) for e in entries],
+            log_lines=session.log_reader.lines(viewer, entries) if entries else [],
             progress=progress,
         )
     finally:

@@ -71,7 +71,7 @@ class LogPanel(QWidget):
         # (after the hot-seat curtain, or by Tab), which would jump the table back to entry 1
         self.list.itemSelectionChanged.connect(self._selection_changed)
         session.changed.connect(self._append)
-        session.reset.connect(self._sync_position)
+        session.reset.connect(self._viewer_changed)
         self._reload()
 
     def _colour(self, actor: str) -> QColor:
@@ -80,10 +80,17 @@ class LogPanel(QWidget):
                 return QColor(seat.colour)
         return QColor("#555555")
 
-    def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
+    def _text(self, entry, undone: bool | None = None) -> str:  # noqa: ANN001 - an Entry
+        """An entry's line as the viewer may read it, its findings marked if its move was
+        taken back."""
+        if undone is None:
+            undone = bool(entry.findings) and is_undone(self.session, entry)
         names = {s.id: s.name for s in self.session.game.header.seats}
+        return self.session.entry_words(entry.seq, entry_text(entry, names, undone=undone)).strip()
+
+    def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
         undone = bool(entry.findings) and is_undone(self.session, entry)
-        item = QListWidgetItem(entry_text(entry, names, undone=undone).strip())
+        item = QListWidgetItem(self._text(entry, undone))
         item.setIcon(swatch(self._colour(entry.actor).name()))
         if entry.findings:
             item.setForeground(QBrush(QColor(UNDONE_GREY if undone else "#b71c1c")))
@@ -95,7 +102,17 @@ class LogPanel(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, entry.seq)
         return item
 
+    def _viewer_changed(self) -> None:
+        """The lines are read again as the new viewer may read them (a seat its own cards)."""
+        if self.session.viewer != self._viewer:
+            self._viewer = self.session.viewer
+            entries = self.session.table.entries
+            for row in range(min(self.list.count(), len(entries))):
+                self.list.item(row).setText(self._text(entries[row]))
+        self._sync_position()
+
     def _reload(self) -> None:
+        self._viewer = self.session.viewer
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.session.table.entries:
@@ -278,9 +295,17 @@ class FindingsPanel(QWidget):
         )
         session.changed.connect(self._add)
         self._items: dict[int, list[QListWidgetItem]] = {}  # a move's seq -> its findings' lines
+        session.reset.connect(self._viewer_changed)
         self._reload()
 
+    def _viewer_changed(self) -> None:
+        if self.session.viewer != self._viewer:
+            self.list.clear()
+            self._items.clear()
+            self._reload()
+
     def _reload(self) -> None:
+        self._viewer = self.session.viewer
         for entry in self.session.table.entries:
             self._add_entry(entry)
         self._update_empty()
@@ -293,11 +318,15 @@ class FindingsPanel(QWidget):
         self._update_empty()
 
     def _add_entry(self, entry) -> None:  # noqa: ANN001 - an Entry
+        words = self.session.entry_words  # a finding may name a card the viewer cannot see
         for finding in entry.findings:
             item = QListWidgetItem()
             item.setData(Qt.ItemDataRole.UserRole, list(finding.pieces))
             item.setToolTip(
-                finding.describe() + (f"\nForced: {entry.override}" if entry.override else "")
+                words(
+                    entry.seq,
+                    finding.describe() + (f"\nForced: {entry.override}" if entry.override else ""),
+                )
             )
             self.list.addItem(item)
             self._items.setdefault(entry.seq, []).append(item)
@@ -310,7 +339,11 @@ class FindingsPanel(QWidget):
         findings = self.session.table.entries[seq - 1].findings
         for item, finding in zip(self._items[seq], findings, strict=True):
             # marked up front, where a narrow dock still shows it
-            item.setText(f"#{seq} {finding.rule}{' (undone)' if undone else ''}: {finding.message}")
+            item.setText(
+                self.session.entry_words(
+                    seq, f"#{seq} {finding.rule}{' (undone)' if undone else ''}: {finding.message}"
+                )
+            )
             colour = "#b71c1c" if finding.severity.value == "illegal" else "#8d6e00"
             item.setForeground(QBrush(QColor(UNDONE_GREY if undone else colour)))
             font = item.font()

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 
 from tabletop.export import snapshot
 from tabletop.export.snapshot import ExportError, export_scene, snapshot_size, table_source
-from tabletop.inspection import entry_text
 
 from .scene import TableScene
 from .view import TableView
@@ -168,9 +167,14 @@ class ExportDialog(QDialog):
         if not count:
             return []
         shown = self._shown_seq()
-        names = {s.id: s.name for s in self.session.game.header.seats}
         entries = [e for e in self.session.table.entries if e.seq <= shown][-count:]
-        return [entry_text(e, names) for e in entries]
+        return self.session.log_reader.lines(self.viewer(), entries)
+
+    def viewer(self) -> str | None:
+        """Whose view the snapshot shows: the seat at the screen if its hand is shown, else a
+        spectator's (the log band follows it: a card the viewer could not see is not named)."""
+        shown = self._seat_view and self.show_hand.isChecked()
+        return self.session.viewer if shown else None
 
     # ---- keeping the form in step ----------------------------------------------
     def choose_file(self) -> None:

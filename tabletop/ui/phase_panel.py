@@ -346,7 +346,8 @@ class PhasePanel(QWidget):
                 session.message.emit(f"{action.label}: {exc}")
                 return False
             if change is not None:
-                session.message.emit(change.entry.command.describe())
+                entry = change.entry
+                session.message.emit(session.entry_words(entry.seq, entry.command.describe()))
             self.refresh()
             return change is not None
         session.message.emit(f"{action.label}: its questions keep changing; nothing changed")

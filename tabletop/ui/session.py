@@ -23,9 +23,11 @@ from tabletop.core import (
     TableError,
     TableState,
 )
+from tabletop.log_view import LogReader
 from tabletop.modules import Module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.rules import attach_checker
+from tabletop.modules.words import piece_words
 from tabletop.persist import Game
 
 
@@ -58,6 +60,7 @@ class TableSession(QObject):
         self.bot_seats: dict[str, str] = {}  # seat -> the name of the bot playing it, this game
         self._bots: dict[str, Any] = {}
         self._bot_factories: dict[str, Any] | None = None
+        self._log_reader: LogReader | None = None
 
     # ---- what is shown ---------------------------------------------------
     @property
@@ -85,6 +88,35 @@ class TableSession(QObject):
                 return seat.name or seat.id
         return seat_id or "nobody"
 
+    # ---- the log as the seat at the screen may read it ---------------------------
+    @property
+    def log_reader(self) -> LogReader:
+        """The log read for every reader (tabletop/log_view.py), made on first use."""
+        if self._log_reader is None:
+            names = {s.id: s.name for s in self.game.header.seats}
+            self._log_reader = LogReader(self.game.table, names, piece_words(self.module))
+        return self._log_reader
+
+    def log_line(self, entry: Any) -> str:
+        """An entry's log line as the viewer may read it (a hidden card is not named)."""
+        return self.log_reader.line(entry, self.viewer)
+
+    def entry_words(self, seq: int, text: str) -> str:
+        """Text written for entry ``seq`` (its command's words, a finding) as the viewer may read it."""
+        return self.log_reader.redact(seq, text, self.viewer)
+
+    def undo_text(self) -> str | None:
+        """What undo would take back, as the viewer may read it."""
+        stack = self.table.undo_stack
+        text = self.table.undo_text()
+        return self.entry_words(stack[-1], text) if stack and text is not None else None
+
+    def redo_text(self) -> str | None:
+        """What redo would apply again, as the viewer may read it."""
+        stack = self.table.redo_stack
+        text = self.table.redo_text()
+        return self.entry_words(stack[-1], text) if stack and text is not None else None
+
     # ---- changing the table ----------------------------------------------
     def submit(self, command: Command, force: str | None = None) -> bool:
         """Submit a command as the seat at the screen; False (with a message) if it did not apply."""
@@ -109,7 +141,7 @@ class TableSession(QObject):
     def undo(self) -> bool:
         if self.read_only or not self.table.can_undo:
             return False
-        text = self.table.undo_text()
+        text = self.undo_text()
         try:
             self.table.undo(self.actor)
         except TableError as exc:
@@ -121,7 +153,7 @@ class TableSession(QObject):
     def redo(self) -> bool:
         if self.read_only or not self.table.can_redo:
             return False
-        text = self.table.redo_text()
+        text = self.redo_text()
         try:
             self.table.redo(self.actor)
         except TableError as exc:
@@ -141,7 +173,7 @@ class TableSession(QObject):
         except TableError as exc:
             self.message.emit(f"Not rolled: {exc}")
             return False
-        self.message.emit(change.entry.command.describe())
+        self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
         return True
 
     def shuffle(self, place_id: str) -> bool:

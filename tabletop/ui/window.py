@@ -565,7 +565,7 @@ class MainWindow(QMainWindow):
         self.status.setText("   ·   ".join(parts))
         self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
         self.actions_by_name["redo"].setEnabled(s.table.can_redo and not s.read_only)
-        undo_text, redo_text = s.table.undo_text(), s.table.redo_text()
+        undo_text, redo_text = s.undo_text(), s.redo_text()
         self.actions_by_name["undo"].setText(f"&Undo {undo_text}" if undo_text else "&Undo")
         self.actions_by_name["redo"].setText(f"&Redo {redo_text}" if redo_text else "&Redo")
         self.actions_by_name["branch"].setEnabled(s.read_only)

@@ -448,6 +448,34 @@ def test_an_export_failing_midway_leaves_nothing(
     assert files_in(tmp_path) == [target.name, "game.jsonl"]
 
 
+def _svg_log(path: Path) -> str:
+    """The log band's lines, as an SVG snapshot's description holds them."""
+    desc = ET.parse(path).getroot().find("svg:desc", {"svg": "http://www.w3.org/2000/svg"})
+    return desc.text.split("The log up to this moment:", 1)[1]
+
+
+def test_the_log_band_follows_the_snapshots_viewer(
+    qapp,
+    game: Game,
+    module: Module,
+    tmp_path: Path,  # noqa: ANN001
+) -> None:
+    """A card drawn face down into Red's hand is named in Red's snapshot band only."""
+    top = game.state.places["deck"].contents[-1]
+    game.table.submit(actions.move(game.state, top, "hand_red"), "red")
+    drawn = f"moved {top} from deck to hand_red"
+    render_game(game, module, tmp_path / "red.svg", log_count=3, viewer="red")
+    assert drawn in _svg_log(tmp_path / "red.svg")
+    render_game(game, module, tmp_path / "spectator.svg", log_count=3)
+    band = _svg_log(tmp_path / "spectator.svg")
+    assert top not in band and "moved a Prototype card from deck to hand_red" in band
+    game.close()
+    out = tmp_path / "yellow.svg"
+    assert main(["render", game.path, "-o", str(out), "--seat", "yellow", "--log", "2"]) == 0
+    band = _svg_log(out)
+    assert top not in band and "Red        moved a Prototype card" in band
+
+
 # ---- the dialog ---------------------------------------------------------------------------
 @pytest.fixture
 def on_screen(qtbot, game: Game, module: Module, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN001, ANN201
@@ -490,6 +518,22 @@ def test_the_dialog_exports_the_part_in_view(on_screen, qtbot, tmp_path: Path) -
     assert dialog.progress.value() == dialog.progress.maximum() == 1
     whole = snapshot_size(table_source(scene), 1.0, "What may Red buy?", dialog.log_lines())
     assert img.width() < whole[0] and img.height() < whole[1]
+
+
+def test_the_dialogs_log_band_names_a_hand_card_only_with_the_hand_shown(
+    on_screen,
+    qtbot,
+    game: Game,  # noqa: ANN001
+) -> None:
+    scene, view = on_screen
+    top = game.state.places["deck"].contents[-1]
+    game.table.submit(actions.move(game.state, top, "hand_red"), "red")
+    dialog = ExportDialog(None, scene, view)
+    qtbot.addWidget(dialog)
+    assert not dialog.show_hand.isChecked()  # a spectator's snapshot, band and all
+    assert top not in dialog.log_lines()[-1] and "a Prototype card" in dialog.log_lines()[-1]
+    dialog.show_hand.setChecked(True)  # what Red sees: Red's own card too
+    assert f"moved {top} from deck to hand_red" in dialog.log_lines()[-1]
 
 
 def test_the_dialog_shows_errors_and_writes_nothing(on_screen, qtbot, tmp_path: Path) -> None:  # noqa: ANN001

@@ -631,6 +631,7 @@ def test_d9_a_colonist_moved_off_markland_by_hand_is_refused(greenland, tmp_path
     change = game.table.submit(actions.move(game.state, colonist, "hunters_red"), "red")
     assert "D9" in [f.rule for f in change.findings]
 
+
 WIFE = """
 phase = "assignment"
 turn = 2

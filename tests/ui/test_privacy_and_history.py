@@ -75,6 +75,33 @@ def test_face_down_deck_cards_are_never_shown(table, proto_module):
     assert {table.scene.pieces[pid].visible_face for pid in market} == {True}
 
 
+def test_the_log_dock_names_a_drawn_card_only_to_the_seat_that_holds_it(qtbot, table, proto_module):
+    """A card drawn face down into Red's hand is named in Red's log and findings, never in
+    another seat's, nor behind the curtain; the line is read again as the screen passes."""
+    table.start(proto_module, seats=3)
+    window = table.window
+    card = table.state.places["deck"].contents[-1]
+    table.drag(table.place_point("deck", 0.4, 0.6), table.place_point("hand_red", 0.9, 0.5))
+    assert table.state.pieces[card].place == "hand_red", table.status()
+    panel = window.log_panel
+    last = panel.list.count() - 1
+
+    def line() -> str:
+        return panel.list.item(last).text()
+
+    assert card in line() and "hand_red" in line()  # Red drew it, at the screen
+    window.pass_screen("yellow")
+    assert card not in line() and "a Prototype card" in line()  # the curtain: nobody
+    qtbot.mouseClick(window.curtain.button, Qt.MouseButton.LeftButton)
+    assert table.session.viewer == "yellow"
+    assert card not in line() and "moved a Prototype card from deck to hand_red" in line()
+    undo = window.actions_by_name["undo"].text()
+    assert card not in undo and "a Prototype card" in undo  # nor the Undo menu item
+    window.pass_screen("red")
+    qtbot.mouseClick(window.curtain.button, Qt.MouseButton.LeftButton)
+    assert card in line()
+
+
 # ---- looking back ------------------------------------------------------------------------
 
 

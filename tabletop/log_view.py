@@ -1,0 +1,211 @@
+"""The log as each reader may read it: a line never names a piece its reader could not see.
+
+The game file holds every entry in full; the lines shown to a seat or to a spectator
+(the window's log dock, ``tabletop log --seat S`` / ``--spectator``, a snapshot's log
+band) come from here. A piece is named in an entry's line (its id, or the name on its
+face) only if the reader could see its face at some moment of that entry: before it, or
+after any of its steps, by the one rule of tabletop/visibility.py. Otherwise the line
+speaks of the piece by what its back shows ("a Greenland card"), never by its face. So a
+card drawn face down from a deck into Norse's hand is named in Norse's lines and is "a
+Greenland card" in everyone else's; a card played face up later is named from that entry
+on, while the earlier entries stay as they were seen then.
+
+Every part of a line is read the same way: a command's own words, a procedure's label
+(which may name the card it takes), the findings' messages and an override's reason.
+``LogReader.redact`` takes any text written for an entry, so lines that add words of
+their own (marks, notes) are read by the same rule; a name in such text that the entry
+never showed is kept hidden. The referee (visibility.REFEREE) reads everything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from tabletop.core import Command, Compound, Entry, Piece, Table
+from tabletop.core.commands import touched_by
+from tabletop.inspection import entry_text
+from tabletop.visibility import REFEREE, can_see
+
+Viewer = str | None  # a seat id, None for a spectator, or visibility.REFEREE
+
+
+def plain_back(piece: Piece) -> str:
+    """What a hidden piece is called when the game says nothing of its back: its kind."""
+    return f"a face-down {piece.kind}"
+
+
+def no_face(piece: Piece) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class PieceWords:
+    """How a line speaks of a piece: the name on its face (besides its id) and its back."""
+
+    face: Callable[[Piece], str | None] = no_face
+    back: Callable[[Piece], str] = plain_back
+
+
+# a name stands alone: not part of a longer id ("card-1" in "card-12") nor of a word
+_BEFORE = r"(?<![\w-])"
+_AFTER = r"(?![\w-])"
+
+
+class _Names:
+    """Every name a piece has been called on this table: its id and its face's name."""
+
+    def __init__(self, words: PieceWords) -> None:
+        self.words = words
+        self.by_name: dict[str, list[str]] = {}
+        self.back: dict[str, str] = {}  # piece id -> its back's words
+        self._pattern: re.Pattern[str] | None = None
+        self._stale = False
+
+    def learn(self, piece: Piece) -> None:
+        if piece.id in self.back:
+            return
+        self.back[piece.id] = self.words.back(piece)
+        face = self.words.face(piece)
+        for name in {piece.id, face} if face else {piece.id}:
+            self.by_name.setdefault(name, []).append(piece.id)
+        self._stale = True
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        if self._stale:
+            ordered = sorted(self.by_name, key=lambda n: (-len(n), n))
+            self._pattern = re.compile(
+                _BEFORE + "(?:" + "|".join(map(re.escape, ordered)) + ")" + _AFTER
+            )
+            self._stale = False
+        return self._pattern
+
+    def mentioned(self, text: str) -> set[str]:
+        pattern = self.pattern
+        if pattern is None:
+            return set()
+        return {pid for m in pattern.finditer(text) for pid in self.by_name[m.group(0)]}
+
+
+def _steps(command: Command) -> Iterable[Command]:
+    """A command's single steps in the order they are applied (a Compound's, flattened)."""
+    if isinstance(command, Compound):
+        for step in command.commands:
+            yield from _steps(step)
+    else:
+        yield command
+
+
+class LogReader:
+    """Reads a table's log once, entry by entry, and gives each entry's line for any reader.
+
+    The reader replays the log on a state of its own from the first entry and keeps, for
+    each entry, who could see the pieces it names; ``follow`` reads the entries added
+    since. ``text`` writes an entry's full line (by default ``inspection.entry_text`` with
+    the seats' names); ``words`` says how hidden pieces are spoken of.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        seat_names: Mapping[str, str] | None = None,
+        words: PieceWords | None = None,
+        text: Callable[[Entry], str] | None = None,
+    ) -> None:
+        self.table = table
+        names = dict(seat_names or {})
+        self.text: Callable[[Entry], str] = text or (lambda entry: entry_text(entry, names))
+        self.words = words or PieceWords()
+        self._state = table.state_at(0)
+        self._seats = tuple(s.id for s in self._state.seats)
+        self._viewers: tuple[Viewer, ...] = (*self._seats, None)
+        self._names = _Names(self.words)
+        for piece in self._state.pieces.values():
+            self._names.learn(piece)
+        self._sight: list[dict[str, frozenset[Viewer]]] = []  # by entry: who saw what it names
+        self._touched: list[frozenset[str]] = []  # by entry: the pieces named that it moved
+
+    @property
+    def seq(self) -> int:
+        """How many entries have been read."""
+        return len(self._sight)
+
+    def follow(self) -> None:
+        """Read the entries the table has logged since the last call."""
+        for entry in self.table.entries[len(self._sight) :]:
+            self._read(entry)
+
+    def _look(self, pids: Iterable[str], seen: dict[str, set[Viewer]]) -> None:
+        state = self._state
+        for pid in pids:
+            piece = state.pieces.get(pid)
+            if piece is None:
+                continue
+            self._names.learn(piece)  # a piece is known by its names once it is on the table
+            who = seen.setdefault(pid, set())
+            if len(who) == len(self._viewers):
+                continue
+            for viewer in self._viewers:
+                if viewer not in who and can_see(state, piece, viewer):
+                    who.add(viewer)
+
+    def _read(self, entry: Entry) -> None:
+        seen: dict[str, set[Viewer]] = {}
+        self._look(touched_by(entry.command).pieces, seen)  # as the table was before the entry
+        for step in _steps(entry.command):
+            step.apply(self._state)
+            self._look(touched_by(step).pieces, seen)  # and after each of its steps
+        mentioned = self._names.mentioned(self.text(entry))
+        touched = mentioned & seen.keys()
+        self._look(mentioned - touched, seen)  # untouched: as seen all through the entry
+        self._sight.append({pid: frozenset(seen.get(pid, ())) for pid in mentioned})
+        self._touched.append(frozenset(touched))
+
+    def redact(self, seq: int, text: str, viewer: Viewer) -> str:
+        """``text`` written for entry ``seq`` as ``viewer`` may read it."""
+        self.follow()
+        pattern = self._names.pattern
+        if viewer == REFEREE or pattern is None:
+            return text
+        sight, touched = self._sight[seq - 1], self._touched[seq - 1]
+        who = viewer if viewer in self._seats else None
+        names = self._names
+
+        def swap(match: re.Match[str]) -> str:
+            pids = names.by_name[match.group(0)]
+            # a name several pieces bear (two cards alike) speaks of those the entry acts on
+            acted = [pid for pid in pids if pid in touched]
+            if acted:
+                shown = all(who in sight[pid] for pid in acted)
+            else:
+                shown = any(who in sight.get(pid, ()) for pid in pids)
+            return match.group(0) if shown else names.back[(acted or pids)[0]]
+
+        return pattern.sub(swap, text)
+
+    def line(self, entry: Entry, viewer: Viewer) -> str:
+        """An entry's line (``text``) as ``viewer`` may read it."""
+        return self.redact(entry.seq, self.text(entry), viewer)
+
+    def lines(self, viewer: Viewer, entries: Iterable[Entry] | None = None) -> list[str]:
+        """The lines of ``entries`` (default: the whole log) as ``viewer`` may read them."""
+        self.follow()
+        chosen = self.table.entries if entries is None else entries
+        return [self.line(entry, viewer) for entry in chosen]
+
+
+def log_lines(
+    table: Table,
+    viewer: Viewer,
+    seat_names: Mapping[str, str] | None = None,
+    words: PieceWords | None = None,
+    entries: Iterable[Entry] | None = None,
+) -> list[str]:
+    """The lines of ``entries`` (default: all) as ``viewer`` may read them (one reading)."""
+    if viewer == REFEREE:
+        names = dict(seat_names or {})
+        chosen = table.entries if entries is None else entries
+        return [entry_text(entry, names) for entry in chosen]
+    return LogReader(table, seat_names, words).lines(viewer, entries)
