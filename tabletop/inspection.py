@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core import Entry, Piece, TableState
+from tabletop.core import Entry, Piece, TableState, actor_label
 from tabletop.visibility import REFEREE, can_see
 
 HIDDEN = "(hidden)"
@@ -151,8 +151,7 @@ def _collapse(items: list[str]) -> list[str]:
 
 def entry_text(entry: Entry, seat_names: dict[str, str] | None = None) -> str:
     """One log entry as a line: number, who, what (with dice), findings, any override."""
-    names = seat_names or {}
-    who = names.get(entry.actor, entry.actor)
+    who = actor_label(entry.actor, seat_names)
     what = entry.command.describe()
     if entry.kind == "undo":
         what = f"undid #{entry.ref}: {what}"

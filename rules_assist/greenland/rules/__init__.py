@@ -15,7 +15,10 @@ By subject, each rule a function named by its section:
   permanent assignment (E4), the Sun Stone (E6);
 - raids.py: raids and defence (E5), one husband (F1), the beginners' game
   (E, C2);
-- bans.py: the turn's bans (D7, D9).
+- bans.py: the turn's bans (D7, D9);
+- phases.py: hunters placed in their phase and the phase ended only when
+  everyone has (E), no disk taken free from the supply (B4), only the owner
+  moves their pieces (table).
 
 A variant's ``rules_off`` (module.toml) switch rules off by section: the
 beginners' game (C2) plays without D9, E2, E5, F1, ... and judges the moves
@@ -33,7 +36,7 @@ from tabletop.core import TableState
 from ...rules import Rulebook
 from ..deck import Cards
 from ..view import Greenland
-from . import assignment, bans, raids, supply, transport  # noqa: F401  (they declare the rules)
+from . import assignment, bans, phases, raids, supply, transport  # noqa: F401  (they declare the rules)
 from .book import BOOK, seats_touched
 
 __all__ = ["BOOK", "rulebook_for"]
