@@ -86,6 +86,62 @@ def game_with_procedures(module_id: str) -> Game:
 
 
 # ---- listing ------------------------------------------------------------------------
+def _applies(game: Game, rule: Any) -> list[str]:
+    """The variants a rule is played in (``only_without``: only those that drop a section)."""
+    only = getattr(rule, "only_without", ())
+    return [
+        v.id
+        for v in game.variants.values()
+        if not v.off(rule.section) and all(v.off(s) for s in only)
+    ]
+
+
+def _section_key(section: str) -> tuple[str, int]:
+    digits = section.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return section[: len(section) - len(digits)], int(digits) if digits.isdigit() else -1
+
+
+def rule_records(game: Game) -> list[dict[str, Any]]:
+    """The game's rulebook as data, by section: what each rule says, who applies it (the move
+    checker, ``tabletop check``) and the variants that play with it."""
+    book = game.rulebook
+    if book is None:
+        return []
+    records = []
+    for rule in book.rules():
+        if rule.kind == "invariant":
+            used = ["move checker", "check"] if rule.moves else ["check"]
+        else:
+            used = ["move checker"]
+        variants = _applies(game, rule)
+        records.append(
+            {
+                "section": rule.section,
+                "kind": rule.kind,
+                "summary": rule.summary,
+                "used_by": used,
+                "variants": variants,
+            }
+        )
+    return sorted(records, key=lambda r: _section_key(r["section"]))
+
+
+def rule_lines(game: Game) -> list[str]:
+    """The game's rulebook for people: a line a rule, by section, with who applies it."""
+    lines = []
+    for r in rule_records(game):
+        where = " and ".join("tabletop check" if u == "check" else u for u in r["used_by"])
+        left_out = [v for v in game.variants if v not in r["variants"]]
+        if not left_out:
+            only = ""
+        elif len(left_out) <= len(r["variants"]):
+            only = f"; not in {', '.join(left_out)}"
+        else:
+            only = f"; only in {', '.join(r['variants'])}"
+        lines.append(f"{r['section']:<4} {r['summary']} ({r['kind']}: {where}{only})")
+    return lines or [f"{game.id} has no rules to check"]
+
+
 def procedure_lines(game: Game) -> list[str]:
     """The game's procedures for people: name, section, phases, help, then the options."""
     flow = game.flow

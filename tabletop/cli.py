@@ -24,6 +24,7 @@ from tabletop.cli_games import (
     cmd_check,
     cmd_module_procedure,
     cmd_procedures,
+    cmd_rules,
     cmd_run,
     cmd_score,
     cmd_simulate,
@@ -315,6 +316,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 COMMANDS = {
     "check": cmd_check,
     "procedures": cmd_procedures,
+    "rules": cmd_rules,
     "run": cmd_run,
     "new": cmd_new,
     "inspect": cmd_inspect,

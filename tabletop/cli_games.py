@@ -238,6 +238,19 @@ def cmd_procedures(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    """``tabletop rules MODULE``: the rules the game's assistant checks, by section."""
+    game = game_of(find_module(args.module))
+    if game is None or game.rulebook is None:
+        raise CliError(f"{args.module}: its module has no rules assistant, so no rules to check")
+    if args.json:
+        print(json.dumps(procedures_cli.rule_records(game), indent=2))
+    else:
+        for line in procedures_cli.rule_lines(game):
+            print(line)
+    return 0
+
+
 def cmd_module_procedure(args: argparse.Namespace) -> int:
     """``tabletop MODULE PROCEDURE FILE ...``: the shorthand of ``tabletop run``."""
     print(procedures_cli.run_shorthand(args.module, args.procedure_args))

@@ -144,6 +144,12 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("procedures", help="a module's procedures: sections, phases, options")
     p.add_argument("module", help="a module id or folder")
 
+    p = sub.add_parser(
+        "rules", help="the rules a module's assistant checks, by section, and where it checks them"
+    )
+    p.add_argument("module", help="a module id or folder")
+    p.add_argument("--json", action="store_true", help="print a JSON list, a rule an item")
+
     p = sub.add_parser("score", help="each seat's score as the game reads it, projected or final")
     p.add_argument("file", help="a game log")
     p.add_argument("--json", action="store_true", help="print one JSON object, by seat")

@@ -3,6 +3,7 @@ questions, the rulebook, the driver, bots, simulation and conformance."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,40 @@ def test_the_bench_counts_games_a_second():
     from tests.toy.bench import games_per_s
 
     assert games_per_s(games=3) > 0
+
+
+def test_tabletop_rules_lists_the_rulebook_by_section(capsys):
+    """`tabletop rules MODULE`: every rule of the game's rulebook, by section, with the callers
+    that apply it (an invariant: the move checker and `tabletop check`; a transition: the move
+    checker) and the variants that leave it out."""
+    from tabletop.cli import main
+
+    assert main(["rules", str(FOLDER)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["R2", "R3", "R5"]
+    assert "a player's cubes stay on the track" in lines[0]
+    assert "(invariant: move checker and tabletop check" in lines[0]
+    assert lines[2].endswith("(transition: move checker)")
+
+    assert main(["rules", str(FOLDER), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert {(r["section"], r["kind"]) for r in records} == {
+        ("R2", "invariant"),
+        ("R3", "invariant"),
+        ("R5", "transition"),
+    }
+    assert all(r["used_by"] and r["variants"] for r in records)
+
+
+def test_tabletop_rules_names_the_variants_that_leave_a_rule_out(capsys):
+    from tabletop.cli import main
+
+    assert main(["rules", "greenland"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    f1 = next(line for line in lines if line.startswith("F1 "))
+    assert "one husband a daughter" in f1 and f1.endswith("; not in beginners)")
+    assert any(
+        line.startswith("B4 ") and line.endswith("(invariant: tabletop check)") for line in lines
+    )
+    assert main(["rules", "nowhere"]) == 2
+    assert "nowhere" in capsys.readouterr().err
