@@ -23,6 +23,8 @@ What a game gives:
 - ``score(state)``: plain rows for the score panel and ``tabletop score``, with
   ``seat_word`` naming a seat in the game's words ("Culture");
 - ``bots``: {name: factory(seed) -> bot} (rules_assist/bots.py);
+- ``who_acted(state, command)``: the seat a move made at the table is credited to (the
+  owner of what it moves, else the seat whose turn it is), for the log;
 - ``variants``: the module's variants as data (``Variant``: the rules each
   switches off and its parameters), read once here.
 """
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tabletop.core import Command, Finding, Table, TableState
+from tabletop.core import Command, Finding, Table, TableState, owners_moved
 
 from .procedures import ProcedureError, run_procedure
 from .rules import Rulebook
@@ -253,6 +255,30 @@ class Game:
         ``--seat``), given the parameters as the procedure takes them; by default the table's
         (the game's id)."""
         return self.id
+
+    def who_acted(
+        self, state: TableState, command: Command | None = None, *, acting_as: str | None = None
+    ) -> str | None:
+        """The seat a person's move at a shared table is credited to in the log, and judged as:
+        ``acting_as`` when a player said who they are; else the owner of the pieces the
+        command moves (the seat to move among several owners, else the first); else, for
+        pieces of nobody's (a biome card, dice) or no command (a roll), the seat whose turn it
+        is by the game's flow; None when that is nobody's (the table's own step)."""
+        if acting_as:
+            return acting_as
+        to_move = self._seat_to_move(state)
+        owners = owners_moved(state, command) if command is not None else []
+        if owners:
+            return to_move if to_move in owners else owners[0]
+        return to_move
+
+    def _seat_to_move(self, state: TableState) -> str | None:
+        """The seat the flow says is to move, or None (no flow, the table's step, the end)."""
+        flow = self.flow
+        if flow is None:
+            return None
+        to_move = flow.status(state).to_move
+        return to_move if any(seat.id == to_move for seat in state.seats) else None
 
     def score(self, state: TableState) -> list[dict[str, Any]] | None:
         return None

@@ -8,7 +8,14 @@ A game's rules are functions, each named by its rulebook section:
   (``seat`` None) when the rule is about no seat in particular;
 - a ``Transition`` is about a change (promotion costs energy, the turn's
   bans): ``check(reading, move, moves)`` gives the findings for one hand move,
-  on the table before it, with all the moves of the command beside it.
+  on the table before it, with all the moves of the command beside it. One
+  declared ``actor=True`` is told the seat that acts too,
+  ``check(reading, move, moves, seat)`` (``table_only_owners_move``: only the owner
+  moves their pieces, the rule 'table');
+- a ``ProcedureRule`` is a transition about a procedure of the game's own
+  that the rules forbid at some moments (a phase ended before everyone has
+  played it): ``check(reading, command, seat)`` on the table before it. The
+  table's checker leaves every other procedure to itself.
 
 A ``Rulebook`` puts them together the one way every caller uses:
 
@@ -33,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core import Command, Compound, Finding, Move, TableState
+from tabletop.core import Command, Compound, Finding, Move, Severity, TableState, seat_of
 
 INVARIANT = "invariant"
 TRANSITION = "transition"
@@ -66,12 +73,51 @@ class Transition:
 
     section: str
     summary: str
-    check: Callable[[Any, Move, Sequence[Move]], Iterable[Finding]]
+    check: Callable[..., Iterable[Finding]]
     places: tuple[str, ...] = ()  # as an invariant's: the move checker skips it elsewhere
+    actor: bool = False  # True: ``check(reading, move, moves, seat)``, told the seat acting
 
     @property
     def kind(self) -> str:
         return TRANSITION
+
+
+@dataclass(frozen=True)
+class ProcedureRule:
+    """A transition about one of the game's procedures (named as the log names them):
+    ``check(reading, command, seat)`` on the table before the procedure's change."""
+
+    section: str
+    summary: str
+    check: Callable[[Any, Compound, str], Iterable[Finding]]
+    procedures: tuple[str, ...]
+
+    @property
+    def kind(self) -> str:
+        return TRANSITION
+
+
+def table_only_owners_move(
+    reading: Any, move: Move, moves: Sequence[Move], seat: str
+) -> list[Finding]:
+    """The rule 'table': a seat moves only its own pieces and those of nobody's. A move made
+    by nobody in particular (the table, a test's setting out) is not judged."""
+    state = getattr(reading, "state", reading)
+    seats = state.seats
+    if not any(s.id == seat for s in seats):
+        return []
+    piece = state.pieces.get(move.piece)
+    owner = piece.owner if piece is not None else None
+    if owner is None or owner == seat or not any(s.id == owner for s in seats):
+        return []
+    return [
+        Finding(
+            "table",
+            f"only the owner moves their pieces: {move.piece} is {owner}'s, not {seat}'s",
+            Severity.ILLEGAL,
+            (move.piece,),
+        )
+    ]
 
 
 def _placed(
@@ -101,6 +147,12 @@ class _Active:
     per_seat_moved: tuple[Callable[..., Iterable[Finding]], ...]
     whole_moved: tuple[Callable[..., Iterable[Finding]], ...]
     transitions: tuple[Callable[..., Iterable[Finding]], ...]
+    # the transitions told the seat acting (they read anywhere), and the procedure rules by
+    # the procedure's name in the log
+    with_actor: tuple[Callable[..., Iterable[Finding]], ...] = ()
+    procedures: dict[str, tuple[Callable[..., Iterable[Finding]], ...]] = field(
+        default_factory=dict
+    )
     # the invariants a move can break and the transitions, for ``for_places``; () when none
     # reads only some places
     placed: tuple[Invariant | Transition, ...] = ()
@@ -150,6 +202,7 @@ class Rulebook:
     reading: Callable[[TableState], Any]
     invariants: list[Invariant] = field(default_factory=list)
     transitions: list[Transition] = field(default_factory=list)
+    procedure_rules: list[ProcedureRule] = field(default_factory=list)
     seats: Callable[[Any], Sequence[str]] = lambda reading: ()
     seats_touched: Callable[[Any, Sequence[Move]], Iterable[str]] = lambda reading, moves: ()
     off: Callable[[Any], Iterable[str]] = lambda reading: ()  # sections a variant plays without
@@ -189,19 +242,37 @@ class Rulebook:
         return add
 
     def transition(
-        self, section: str, summary: str, *, places: tuple[str, ...] = ()
+        self, section: str, summary: str, *, places: tuple[str, ...] = (), actor: bool = False
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is a transition rule of ``section`` (``places``: it is about
-        moves that leave or reach these places only, by the start of their ids)."""
+        moves that leave or reach these places only, by the start of their ids; ``actor``: it
+        is told the seat acting, ``check(reading, move, moves, seat)``)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
-            self.transitions.append(Transition(section, summary, function, tuple(places)))
+            self.transitions.append(
+                Transition(section, summary, function, () if actor else tuple(places), actor)
+            )
             return function
 
         return add
 
-    def rules(self) -> list[Invariant | Transition]:
-        return [*self.invariants, *self.transitions]
+    def procedure_rule(
+        self, section: str, summary: str, *, procedures: tuple[str, ...]
+    ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+        """Decorator: the function is a transition rule of ``section`` about the procedures
+        the log names ``procedures`` (``check(reading, command, seat)``); the table's checker
+        then looks at those procedures too."""
+
+        def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+            self.procedure_rules.append(
+                ProcedureRule(section, summary, function, tuple(procedures))
+            )
+            return function
+
+        return add
+
+    def rules(self) -> list[Invariant | Transition | ProcedureRule]:
+        return [*self.invariants, *self.transitions, *self.procedure_rules]
 
     def sections(self) -> list[str]:
         return sorted({r.section for r in self.rules()})
@@ -225,7 +296,12 @@ class Rulebook:
 
     def _active_for(self, reading: Any) -> _Active:
         off_sections = tuple(self.off(reading))
-        key = (off_sections, len(self.invariants), len(self.transitions))
+        key = (
+            off_sections,
+            len(self.invariants),
+            len(self.transitions),
+            len(self.procedure_rules),
+        )
         found = self._cache.get(key)
         if found is None:
             off = frozenset(off_sections)
@@ -235,16 +311,27 @@ class Rulebook:
                 if self._on(reading, r.section, off)
                 and not any(self._on(reading, s, off) for s in r.only_without)
             ]
+            moving = [
+                r for r in self.transitions if not r.actor and self._on(reading, r.section, off)
+            ]
+            by_procedure: dict[str, tuple[Callable[..., Iterable[Finding]], ...]] = {}
+            for rule in self.procedure_rules:
+                if self._on(reading, rule.section, off):
+                    for name in rule.procedures:
+                        by_procedure[name] = (*by_procedure.get(name, ()), rule.check)
             found = self._cache[key] = _Active(
                 tuple(r.check for r in on if r.per_seat),
                 tuple(r.check for r in on if not r.per_seat),
                 tuple(r.check for r in on if r.per_seat and r.moves),
                 tuple(r.check for r in on if not r.per_seat and r.moves),
-                tuple(r.check for r in self.transitions if self._on(reading, r.section, off)),
-                _placed(
-                    [r for r in on if r.moves],
-                    [r for r in self.transitions if self._on(reading, r.section, off)],
+                tuple(r.check for r in moving),
+                tuple(
+                    r.check
+                    for r in self.transitions
+                    if r.actor and self._on(reading, r.section, off)
                 ),
+                by_procedure,
+                _placed([r for r in on if r.moves], moving),
             )
         return found
 
@@ -294,6 +381,8 @@ class Rulebook:
         The findings for a command are kept in the table's memo while the table stays as
         it is: the same command checked again (a bot's candidate, then the table when
         the bot submits it) costs a look-up."""
+        if isinstance(command, Compound) and command.procedure:
+            return self._check_procedure(state, command, actor)
         moves = self.moves_of(command)
         if not moves:
             return []
@@ -306,17 +395,36 @@ class Rulebook:
         memo[key] = (command, tuple(findings))
         return findings
 
+    def _check_procedure(self, state: TableState, command: Compound, actor: str) -> list[Finding]:
+        """The procedure rules about this procedure, on the table before it."""
+        if not self.procedure_rules:
+            return []
+        reading = self.reading(state)
+        rules = self._active(reading).procedures.get(command.procedure or "", ())
+        seat = seat_of(actor)
+        return [f for rule in rules for f in rule(reading, command, seat)]
+
     def _check(
         self, state: TableState, command: Command, actor: str, moves: list[Move]
     ) -> list[Finding]:
         reading = self.reading(state)
         active = self._active(reading)
+        if active.with_actor:
+            seat = seat_of(actor)
+            found = [
+                f
+                for rule in active.with_actor
+                for m in moves
+                for f in rule(reading, m, moves, seat)
+            ]
+        else:
+            found = []
         if len(moves) == 1:
             touched: Any = (moves[0].src.place, moves[0].dst.place)
         else:
             touched = frozenset(p for m in moves for p in (m.src.place, m.dst.place))
         per_seat, whole, transitions = active.for_places(touched)
-        findings: list[Finding] = []
+        findings: list[Finding] = found
         for rule in transitions:
             for move in moves:
                 findings.extend(rule(reading, move, moves))
@@ -349,10 +457,14 @@ class Rulebook:
         return found
 
     def checker(self) -> Callable[[TableState, Command, str], list[Finding]]:
-        """The table's checker (``Table.checker``): procedures follow the rules by construction."""
+        """The table's checker (``Table.checker``): procedures follow the rules by construction,
+        but for those a procedure rule is about (``checks_procedures``)."""
 
         def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
             return self.check(state, command, actor)
 
         checker.trusts_procedures = True  # type: ignore[attr-defined]
+        checker.checks_procedures = frozenset(  # type: ignore[attr-defined]
+            name for rule in self.procedure_rules for name in rule.procedures
+        )
         return checker

@@ -5,7 +5,8 @@ the player to move (a seat, or the table's own steps, taken by the first
 bot) picks one of its legal actions; a procedure runs with every question
 answered by the bot of the seat it belongs to (the question's ``owner``),
 else by the bot that acts; hand moves go through ``table.submit`` with the
-rules strict. An action that the rules refuse, or that changes nothing, is
+rules strict. A seat's moves and procedures are logged as its bot's
+('bot:red'); the table's own steps as the game's. An action that the rules refuse, or that changes nothing, is
 not offered again until the table changes.
 
 ``play_game(game, variant, bots, seed)`` sets a game up and plays it;
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tabletop.core import Mode, Policy, Refused, TableError
+from tabletop.core import Mode, Policy, Refused, TableError, bot_actor
 
 from .driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from .procedures import ChoiceNeeded, ProcedureError
@@ -92,17 +93,19 @@ def _take(
 ) -> bool:
     """Take one action; True if the table changed."""
     table = driver.table
+    owner = action.actor or seat
     if action.kind == MOVES:
         changed = False
-        for command in bot.moves(driver, action.actor or seat or ""):
+        for command in bot.moves(driver, owner or ""):
             try:
-                table.submit(command, action.actor or seat or game_actor(driver))
+                table.submit(command, bot_actor(owner) if owner else game_actor(driver))
             except Refused:
                 break  # the plan went wrong: the rest stays where it is
             changed = True
         return changed
     try:
-        return driver.apply(action, answerer=_answerer(bots, bot)) is not None
+        who = bot_actor(action.actor) if action.actor else None
+        return driver.apply(action, actor=who, answerer=_answerer(bots, bot)) is not None
     except ProcedureError:
         return False
 

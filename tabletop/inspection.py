@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core import Entry, Piece, Table, TableState
+from tabletop.core import Entry, Piece, Table, TableState, actor_label
 from tabletop.visibility import REFEREE, can_see
 
 HIDDEN = "(hidden)"
@@ -155,7 +155,7 @@ def entry_text(
     """One log entry as a line: number, who, what (with dice), findings, any override.
     ``undone``: the move was taken back, so its findings no longer stand (marked so)."""
     names = seat_names or {}
-    who = names.get(entry.actor, entry.actor)
+    who = actor_label(entry.actor, names)
     what = entry.command.describe()
     if entry.kind == "undo":
         what = f"undid #{entry.ref}: {what}"

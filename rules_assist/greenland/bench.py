@@ -139,6 +139,7 @@ def sim_run(say: Any = print, games: int = 12) -> dict[str, float]:
                 spent["table"] += time.perf_counter() - t0
 
         wrapped.trusts_procedures = getattr(checker, "trusts_procedures", False)  # type: ignore[attr-defined]
+        wrapped.checks_procedures = getattr(checker, "checks_procedures", ())  # type: ignore[attr-defined]
         return wrapped
 
     plain = bots.check

@@ -1,6 +1,7 @@
 """The Qt-free table: pieces, places, commands, the submit pipeline, undo and chance."""
 
 from . import actions
+from .actors import actor_label, bot_actor, is_bot, owners_moved, seat_of
 from .commands import (
     AddPiece,
     AddPlace,
@@ -68,6 +69,11 @@ __all__ = [
     "TableState",
     "Where",
     "actions",
+    "actor_label",
+    "bot_actor",
+    "is_bot",
+    "owners_moved",
+    "seat_of",
     "command_from_dict",
     "compound",
 ]

@@ -200,11 +200,14 @@ class Table:
 
     def _checks(self, command: Command) -> bool:
         """Whether the checker looks at this command (a checker may leave the rules assistant's
-        own procedures to themselves: its ``trusts_procedures`` attribute)."""
+        own procedures to themselves: its ``trusts_procedures`` attribute, but for those its
+        ``checks_procedures`` names, such as a phase ended early)."""
         if self.checker is None or not self.policy.checking:
             return False
         if isinstance(command, Compound) and command.procedure:
-            return not getattr(self.checker, "trusts_procedures", False)
+            if not getattr(self.checker, "trusts_procedures", False):
+                return True
+            return command.procedure in getattr(self.checker, "checks_procedures", ())
         return True
 
     def check(self, command: Command, actor: str) -> list[Finding]:

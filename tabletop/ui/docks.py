@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop.core import Change, Roll
+from tabletop.core import Change, Roll, seat_of
 from tabletop.inspection import entry_text
 
 from .session import TableSession
@@ -75,8 +75,9 @@ class LogPanel(QWidget):
         self._reload()
 
     def _colour(self, actor: str) -> QColor:
+        seat_id = seat_of(actor)  # a bot's entries in its seat's colour
         for seat in self.session.game.header.seats:
-            if seat.id == actor:
+            if seat.id == seat_id:
                 return QColor(seat.colour)
         return QColor("#555555")
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Driver, Status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
 from rules_assist.questions import AnswerError, Question
-from tabletop.core import Refused, TableError, TableState
+from tabletop.core import Refused, TableError, TableState, bot_actor
 
 from .question_dialog import ask
 from .session import TableSession
@@ -212,10 +212,10 @@ class PhasePanel(QWidget):
         """``bot`` plays ``seat``'s legal actions through the driver while the seat is to move;
         True if the table changed.
 
-        Hand moves (MOVES) are the bot's ``moves``, each submitted as the seat (a refused one
-        ends the plan); a procedure runs as a button would (``run``), so each question goes to
-        the seat it belongs to. An action that changes nothing is not tried again until the
-        table changes.
+        Hand moves (MOVES) are the bot's ``moves``, each submitted as the seat's bot
+        ('bot:red', a refused one ends the plan); a procedure runs as a button would (``run``),
+        as the bot, so each question goes to the seat it belongs to. An action that changes
+        nothing is not tried again until the table changes.
         """
         driver = self.driver
         if driver is None or bot is None:
@@ -233,12 +233,12 @@ class PhasePanel(QWidget):
                 done = False
                 for command in bot.moves(driver, seat):
                     try:
-                        driver.table.submit(command, seat)
+                        driver.table.submit(command, bot_actor(seat))
                     except Refused:
                         break
                     done = True
             else:
-                done = self.run(action)
+                done = self.run(action, actor=bot_actor(seat))
             if done:
                 changed = True
                 failed = set()
@@ -288,9 +288,12 @@ class PhasePanel(QWidget):
             return None
         return ask(self, need.question, name=self.session.seat_name, title=action.label)
 
-    def run(self, action: Action) -> bool:
+    def run(self, action: Action, actor: str | None = None) -> bool:
         """Run an action's procedure through the driver, asking each choice it needs; True if
         it changed the table. Hand moves (MOVES) are made on the table, not here.
+
+        It runs as ``actor`` (a bot), else as the seat a player said they are (``acting_as``),
+        else as the seat it runs for, else as the table.
 
         The procedure asks its questions as it goes: a bot answers its seat's at once, on the
         table as the procedure has made it so far; a person's question stops the run (nothing
@@ -327,7 +330,7 @@ class PhasePanel(QWidget):
             try:
                 change = self.driver.apply(
                     action,
-                    actor=action.actor or session.actor,
+                    actor=actor or session.acting_as or action.actor or session.actor,
                     choices={**self.answers, **loose},
                     answerer=answerer,
                 )

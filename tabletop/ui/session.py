@@ -5,6 +5,12 @@ goes through ``TableSession.submit`` (and so through the table's one
 pipeline). The session turns refusals and errors into messages, follows the
 table's changes with signals, keeps who is looking (the seat at the screen in
 hot-seat play), and shows earlier states of the game read-only.
+
+Who acted is not who is looking: at a shared table anyone moves any piece. A
+move is credited (and judged by the rules) as the game's ``who_acted`` says:
+the owner of the piece moved, else the seat whose turn it is; a player may
+say who they are instead (``acting_as``, the window's "Acting as"). A bot's
+moves name it as a bot ('bot:red').
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from tabletop.core import (
     Refused,
     TableError,
     TableState,
+    owners_moved,
 )
 from tabletop.log_view import LogReader
 from tabletop.modules import Module
@@ -39,6 +46,7 @@ class TableSession(QObject):
         object, object
     )  # (command, Refused): strict rules said no; the window may offer to force
     bots_changed = Signal()  # a seat was given to a bot or back to a person
+    acting_changed = Signal()  # a player said who they are, or went back to automatic
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
@@ -46,6 +54,7 @@ class TableSession(QObject):
         self.module = module
         seats = [s.id for s in game.header.seats]
         self.viewer: str | None = viewer if viewer is not None else (seats[0] if seats else None)
+        self.acting_as: str | None = None  # None: automatic (who_acted); else a seat's id
         self.history_seq: int | None = None  # None: the live table
         self._history_state: TableState | None = None
         self.last_change: Change | None = None
@@ -80,7 +89,36 @@ class TableSession(QObject):
 
     @property
     def actor(self) -> str:
+        """Who acts where no piece names anyone (an undo, the table's own step): the seat a
+        player said they are, else the table."""
+        return self.acting_as or "table"
+
+    @property
+    def looker(self) -> str:
+        """Who looks: the seat at the screen (a peek shows it the cards), else the table."""
         return self.viewer or "table"
+
+    def credit(self, command: Command | None = None) -> str:
+        """The actor a command of a person at the table is logged as and judged as: the seat
+        they said they are (``acting_as``); else the game's ``who_acted`` (the owner of what
+        moves, else the seat whose turn it is); else the table."""
+        if self.acting_as:
+            return self.acting_as
+        if self.rules is not None:
+            seat = self.rules.who_acted(self.game.table.state, command)
+        else:
+            owners = owners_moved(self.game.table.state, command) if command is not None else []
+            seat = owners[0] if owners else None
+        return seat or "table"
+
+    def set_acting_as(self, seat: str | None) -> None:
+        """A player says who they are (their moves are credited to and judged as ``seat``), or
+        (None) leaves it to the owners of the pieces moved."""
+        seats = {s.id for s in self.game.header.seats}
+        self.acting_as = seat if seat in seats else None
+        who = self.seat_name(self.acting_as) if self.acting_as else "automatic"
+        self.message.emit(f"Acting as: {who}")
+        self.acting_changed.emit()
 
     def seat_name(self, seat_id: str | None) -> str:
         for seat in self.game.header.seats:
@@ -118,17 +156,19 @@ class TableSession(QObject):
         return self.entry_words(stack[-1], text) if stack and text is not None else None
 
     # ---- changing the table ----------------------------------------------
-    def submit(self, command: Command, force: str | None = None) -> bool:
-        """Submit a command as the seat at the screen; False (with a message) if it did not apply."""
+    def submit(self, command: Command, force: str | None = None, actor: str | None = None) -> bool:
+        """Submit a command as ``actor`` (by default as ``credit`` says: the owner of what it
+        moves, ...); False (with a message) if it did not apply."""
         if self.read_only:
             self.message.emit(
                 "This is an earlier state of the game, shown read-only: press 'Back to now' to play."
             )
             return False
+        who = actor or self.credit(command)
         if self._complete is not None and self.table.policy.checking:
             command = self._complete(self.state, command)
         try:
-            self.game.table.submit(command, self.actor, force=force)
+            self.game.table.submit(command, who, force=force)
         except Refused as refusal:
             self.message.emit(str(refusal))
             self.refused.emit(command, refusal)
@@ -166,7 +206,7 @@ class TableSession(QObject):
         if self.read_only or not dice:
             return False
         try:
-            change = self.table.roll(dice, self.actor)
+            change = self.table.roll(dice, self.credit())
         except Refused as refusal:
             self.message.emit(str(refusal))
             return False
@@ -180,7 +220,7 @@ class TableSession(QObject):
         if self.read_only:
             return False
         try:
-            self.table.shuffle(place_id, self.actor)
+            self.table.shuffle(place_id, self.credit())
         except TableError as exc:
             self.message.emit(f"Not shuffled: {exc}")
             return False

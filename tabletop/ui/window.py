@@ -22,6 +22,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -44,6 +45,13 @@ from .session import TableSession
 from .view import Overview, TableView
 
 RECENT_MAX = 10
+
+
+ACTING_TIP = (
+    "Who makes the moves: automatic credits each move to the owner of the piece moved (else"
+    " the seat whose turn it is); a seat chosen here is credited, and judged by the rules,"
+    " for every move until changed"
+)
 
 
 def games_folder() -> Path:
@@ -324,6 +332,10 @@ class MainWindow(QMainWindow):
         house.triggered.connect(self.house_rules_dialog)
         rules.addAction(house)
         self.actions_by_name["house_rules"] = house
+        rules.addSeparator()
+        self.acting_menu = rules.addMenu("Acting &as")
+        self.acting_menu.setToolTip(ACTING_TIP)
+        self.acting_menu.aboutToShow.connect(self._fill_acting_menu)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(names["shortcuts"])
         help_menu.addAction(names["about"])
@@ -351,6 +363,50 @@ class MainWindow(QMainWindow):
         tools.addWidget(self.mode_label)
         for mode in ("off", "advisory", "strict"):
             tools.addAction(names[f"mode_{mode}"])
+        tools.addSeparator()
+        tools.addWidget(QLabel(" Acting as: "))
+        self.acting_box = QComboBox()
+        self.acting_box.setObjectName("acting-as")
+        self.acting_box.setToolTip(ACTING_TIP)
+        self.acting_box.activated.connect(
+            lambda index: self.set_acting_as(self.acting_box.itemData(index))
+        )
+        tools.addWidget(self.acting_box)
+
+    # ---- who acts at a shared table ---------------------------------------------
+    def acting_choices(self) -> list[tuple[str, str | None]]:
+        """(text, seat) for the "Acting as" choices: automatic, then each seat."""
+        seats = self.session.game.header.seats if self.session is not None else []
+        return [("Automatic", None), *((s.name or s.id, s.id) for s in seats)]
+
+    def set_acting_as(self, seat: str | None) -> None:
+        """Say who makes the moves from now on (None: the owner of what is moved)."""
+        if self.session is not None:
+            self.session.set_acting_as(seat or None)
+
+    def _fill_acting_box(self) -> None:
+        box = self.acting_box
+        box.blockSignals(True)
+        box.clear()
+        current = self.session.acting_as if self.session is not None else None
+        for text, seat in self.acting_choices():
+            box.addItem(text, seat)
+            if seat == current:
+                box.setCurrentIndex(box.count() - 1)
+        box.setEnabled(self.session is not None)
+        box.blockSignals(False)
+
+    def _fill_acting_menu(self) -> None:
+        menu = self.acting_menu
+        menu.clear()
+        group = QActionGroup(menu)
+        current = self.session.acting_as if self.session is not None else None
+        for text, seat in self.acting_choices():
+            action = QAction(text, menu, checkable=True)
+            action.setChecked(seat == current)
+            action.triggered.connect(lambda _checked=False, s=seat: self.set_acting_as(s))
+            group.addAction(action)
+            menu.addAction(action)
 
     # ---- a game on the table ---------------------------------------------
     def show_game(self, game: Game, module: Module | None = None) -> None:
@@ -372,6 +428,8 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(lambda _c: self._update_status())
         self.session.reset.connect(self._update_status)
         self.session.refused.connect(self._offer_force)
+        self.session.acting_changed.connect(self._fill_acting_box)
+        self._fill_acting_box()
         self.scene.pieceActivated.connect(lambda pid: self.flip([pid]))
         self.scene.selectionChanged.connect(self._update_status)
         self.view.zoomChanged.connect(lambda _z: self._update_status())
@@ -816,8 +874,8 @@ class MainWindow(QMainWindow):
 
     def peek(self, deck: str, count: int) -> None:
         session = self.session
-        command = actions.peek(session.state, session.actor, deck, count)
-        if not session.submit(command):
+        command = actions.peek(session.state, session.looker, deck, count)
+        if not session.submit(command, actor=session.acting_as or session.looker):
             return
         pieces = [session.state.pieces[pid] for pid in command.pieces]
         PickDialog(
@@ -835,7 +893,11 @@ class MainWindow(QMainWindow):
         dialog = PickDialog(self, f"Search {deck}: take one", self.scene.art, pieces, choose=True)
         if dialog.exec() and dialog.chosen():
             target = self._viewer_hand() or deck
-            session.submit(actions.search(state, session.actor, deck, dialog.chosen(), target))
+            seat = session.looker
+            session.submit(
+                actions.search(state, seat, deck, dialog.chosen(), target),
+                actor=session.acting_as or seat,
+            )
 
     # ---- hover preview ---------------------------------------------------------
     def eventFilter(self, watched, event) -> bool:  # noqa: ANN001

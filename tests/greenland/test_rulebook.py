@@ -106,13 +106,16 @@ CASES: dict[str, Case] = {
         "B4",
     ),
     "b4_own_bowls": Case(RED_MARINER, move(red_cube, "hunters_yellow", "red"), "B4"),
-    "b4_woodpile": Case(
-        RED_MARINER.replace("elders = {6 = 1}", "elders = {6 = 1}\nenergy = 8"),
-        move(first("supply_energy"), "energy_red", "red"),
+    "b4_woodpile": Case(  # a ninth disk from another culture (from the supply it is taken free)
+        RED_MARINER.replace("elders = {6 = 1}", "elders = {6 = 1}\nenergy = 8")
+        + "[cultures.yellow]\nenergy = 1\n",
+        move(first("energy_yellow"), "energy_red", "red"),
         "B4",
     ),
     "b4_disks_of_their_kind": Case(
-        RED_MARINER, move(first("supply_ivory"), "energy_red", "red"), "B4"
+        RED_MARINER + "[cultures.yellow]\nivory = 1\n",
+        move(first("ivory_yellow"), "energy_red", "red"),
+        "B4",
     ),
     "b4_disk_supply": Case(
         RED_MARINER,
@@ -195,7 +198,7 @@ CASES: dict[str, Case] = {
     ),
     # C2: the beginners' game
     "e_beginners_hunt_biomes_only": Case(
-        'variant = "beginners"\n[cultures.red]\nunassigned = 2\ntableau = ["Cattle"]\n'
+        'variant = "beginners"\nphase = "assignment"\n[cultures.red]\nunassigned = 2\ntableau = ["Cattle"]\n'
         "[cultures.yellow]\nunassigned = 3\nelders = {4 = 1, 6 = 1}\n",
         move(yellow_cube, "cattle-sheep", "yellow", "hunters"),
         "E",
@@ -345,7 +348,7 @@ def test_b4_substitutes_stand_in_for_ivory_and_iron_never_for_energy(tmp_path) -
 def test_e5_a_husband_s_culture_defends_his_wife_without_a_war_chief(tmp_path) -> None:
     """E5: hunters may defend a daughter their culture is married to; that is no raid."""
     position = (
-        '[cultures.red]\nunassigned = 2\ntableau = ["Birgitta"]\n'
+        'phase = "assignment"\n[cultures.red]\nunassigned = 2\ntableau = ["Birgitta"]\n'
         "[cultures.yellow]\nunassigned = 4\nelders = {6 = 1}\nhusbands = {Birgitta = 1}\n"
     )
     game = build(tmp_path, position)

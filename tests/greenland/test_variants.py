@@ -118,12 +118,13 @@ def test_d9_the_event_icon_is_skipped_in_beginners(tmp_path) -> None:
 def test_e2_the_new_world(tmp_path, variant) -> None:
     """A mariner takes a colonist to Markland in the standard game; in the beginners' game
     Markland is out of the game (C2) and nobody hunts there."""
-    game = game_in(tmp_path, variant, MARKLAND.replace('"assignment"', '"hunt"'))
+    game = game_in(tmp_path, variant, MARKLAND)
     rules = illegal(findings(game, small_cube(game, "red"), "markland"))
     assert rules == ([] if variant == "standard" else ["C2"])
     game.table.submit(
         actions.move(game.state, small_cube(game, "red"), "markland", spot="hunters"), "test"
     )
+    game.table.submit(actions.set_counter(game.state, "phase", "hunt"), "test")
     if variant == "standard":
         game.table.random.force_faces([6])
         assert run(game, hunt_card, card="markland") is not None

@@ -108,8 +108,8 @@ def test_a_turn_against_two_bots(table) -> None:  # noqa: ANN001
         for colour in ("yellow", "green")
     }
     assert placed["yellow"], "the greedy bot sent hunters out"
-    entries = [e for e in table.live.entries if e.actor in ("yellow", "green")]
-    assert entries, "the bots' moves are in the log as theirs"
+    entries = [e for e in table.live.entries if e.actor in ("bot:yellow", "bot:green")]
+    assert entries, "the bots' moves are in the log as theirs, named as bots"
 
     for _ in range(2):  # assignment done, negotiation done
         assert panel.run(step_named(panel, "Next"))
@@ -163,7 +163,7 @@ def test_a_whole_game_in_strict_mode(table) -> None:  # noqa: ANN001
     assert panel.status.phase_label and "over" in panel.detail.text()
     assert not asked_person, "every question went to a bot"
     assert all(e.override is None for e in table.live.entries), "strict: nothing forced"
-    assert {e.actor for e in table.live.entries} >= {"red", "yellow", "green"}
+    assert {e.actor for e in table.live.entries} >= {"bot:red", "bot:yellow", "bot:green"}
     score = window.docks["score"].widget()
     score.refresh()
     assert score.final
@@ -209,7 +209,7 @@ def test_bots_play_by_themselves_when_their_turn_comes(table, qtbot) -> None:  #
     qtbot.waitUntil(
         lambda: set(state.counters.get("phase.done") or []) == {"red", "yellow", "green"}
     )
-    assert {e.actor for e in table.live.entries} >= {"yellow", "green"}
+    assert {e.actor for e in table.live.entries} >= {"bot:yellow", "bot:green"}
     assert "has played" in window.statusBar().currentMessage()
 
 

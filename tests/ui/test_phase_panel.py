@@ -78,4 +78,4 @@ def test_race_at_the_window_played_to_its_end_by_two_bots(table) -> None:  # noq
     assert "To move: nobody: the game is over" in panel.detail.text()
     assert panel.offered == () and not buttons(panel)
     actors = {e.actor for e in table.live.entries}
-    assert {"red", "blue"} <= actors  # the bots' moves are in the log as theirs
+    assert {"bot:red", "bot:blue"} <= actors  # the bots' moves are in the log as theirs, as bots

@@ -17,6 +17,9 @@ By subject, each rule a function named by its section:
   (E, C2);
 - bans.py: the turn's bans (D7, D9);
 - order.py: an elder action made by hand out of the elder phase's order (A5).
+- phases.py: hunters placed in their phase and the phase ended only when
+  everyone has (E), no disk taken free from the supply (B4), only the owner
+  moves their pieces (table).
 
 A variant's ``rules_off`` (module.toml) switch rules off by section: the
 beginners' game (C2) plays without D9, E2, E5, F1, ... and judges the moves
@@ -34,7 +37,15 @@ from tabletop.core import TableState
 from ...rules import Rulebook
 from ..deck import Cards
 from ..view import Greenland
-from . import assignment, bans, order, raids, supply, transport  # noqa: F401  (they declare the rules)
+from . import (  # noqa: F401  (they declare the rules)
+    assignment,
+    bans,
+    order,
+    phases,
+    raids,
+    supply,
+    transport,
+)
 from .book import BOOK, seats_touched
 
 __all__ = ["BOOK", "rulebook_for"]
