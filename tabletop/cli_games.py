@@ -15,9 +15,9 @@ import tempfile
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from rules_assist.driver import CHANCE, TERMINAL
 from rules_assist.simulate import simulate
 from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
+from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
 from tabletop.inspection import HIDDEN
 from tabletop.modules import ModuleError, find_module
@@ -348,23 +348,22 @@ def cmd_module_procedure(args: argparse.Namespace) -> int:
 
 
 # ---- a hand move from the command line -------------------------------------------------
-def acting_seat(state: TableState, piece_id: str, rules: Any = None) -> str:
-    """Who makes a hand move of ``piece_id`` when nobody is named: the seat the piece belongs to
-    (its owner, else the owner of the place it lies in: a hand, a seat's bowl), else the seat
-    whose turn it is (the game's turn driver: ``rules.flow.status(state).to_move``), else the
-    table ("table")."""
+def acting_seat(state: TableState, command: Any, rules: Any = None) -> str:
+    """Who makes a hand move when nobody is named: the game's ``who_acted`` (the owner of what
+    moves, else the seat to move), else the owner of the piece or of the place it lies in,
+    else the table ("table")."""
+    if rules is not None:
+        seat = rules.who_acted(state, command)
+        if seat is not None:
+            return str(seat)
     seats = {s.id for s in state.seats}
-    piece = state.pieces[piece_id]
-    if piece.owner in seats:
-        return str(piece.owner)
-    place = state.places.get(piece.place)
-    if place is not None and place.owner in seats:
-        return str(place.owner)
-    flow = getattr(rules, "flow", None) if rules is not None else None
-    if flow is not None:
-        to_move = flow.status(state).to_move
-        if to_move in seats and to_move not in (CHANCE, TERMINAL):
-            return str(to_move)
+    for piece_id in sorted(touched_by(command).pieces):
+        piece = state.pieces[piece_id]
+        if piece.owner in seats:
+            return str(piece.owner)
+        place = state.places.get(piece.place)
+        if place is not None and place.owner in seats:
+            return str(place.owner)
     return "table"
 
 
@@ -419,8 +418,6 @@ def cmd_move(args: argparse.Namespace) -> int:
     except ModuleError as exc:
         raise CliError(f"{args.file}: its module cannot be loaded ({exc})") from None
     rules = game_of(module)
-    actor = args.seat or acting_seat(state, args.piece, rules)
-    policy = Policy(Mode(args.mode))
     checker = rules.checker() if rules is not None else None
     folder = os.path.dirname(args.output) or "."
     handle, tmp = tempfile.mkstemp(
@@ -429,10 +426,15 @@ def cmd_move(args: argparse.Namespace) -> int:
     os.close(handle)
     try:
         shutil.copyfile(args.file, tmp)
-        copy = Game.open(tmp, checker=checker, policy=policy)
+        copy = Game.open(tmp, checker=checker, policy=Policy(Mode.ADVISORY))
         try:
             table = copy.table
             command = actions.move(table.state, args.piece, place_id, spot=spot)
+            actor = args.seat or acting_seat(table.state, command, rules)
+            if args.mode is not None and Mode(args.mode) is not table.policy.mode:
+                # another mode for this move: a switch of the rules, logged like any other
+                table.set_policy(Policy(Mode(args.mode), dict(table.policy.per_rule)), actor)
+            policy = table.policy
             if rules is not None and rules.has_complete_move and policy.checking:
                 command = rules.complete_move(table.state, command)
             try:
@@ -451,7 +453,7 @@ def cmd_move(args: argparse.Namespace) -> int:
         if os.path.exists(tmp):
             os.unlink(tmp)
     entry = change.entry
-    print(f"{args.output}: {entry.command.describe()} (by {actor}, rules {args.mode})")
+    print(f"{args.output}: {entry.command.describe()} (by {actor}, rules {policy.mode.value})")
     for finding in entry.findings:
         print(_finding_line(finding))
     if entry.override:

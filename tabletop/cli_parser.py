@@ -89,9 +89,9 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--mode",
-        default="advisory",
         choices=("off", "advisory", "strict"),
-        help="how the rules assistant enforces (default advisory, as the window starts)",
+        help="how the rules assistant enforces from this move on, a switch logged as in the"
+        " window (default: the game's own mode)",
     )
     p.add_argument(
         "--reason", metavar="TEXT", help="force a move strict mode refuses, with this reason"

@@ -97,7 +97,7 @@ def test_log_seat_and_spectator_name_a_card_drawn_face_down_to_its_owner_only(
         assert code == 0 and card not in out, reader
         assert "moved a Prototype card from deck to hand_red" in out, reader
     _, whole, _ = run(capsys, "log", str(game_file), "--spectator")
-    assert len(whole.splitlines()) == 15 and card not in whole
+    assert len(whole.splitlines()) == 15 + 1 and card not in whole  # the lines, then the verdict
     with pytest.raises(SystemExit):
         run(capsys, "log", "--help")
     out = capsys.readouterr().out

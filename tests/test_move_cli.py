@@ -10,6 +10,7 @@ import pytest
 
 from tabletop.cli import main
 from tabletop.cli_games import acting_seat
+from tabletop.core import actions
 from tabletop.modules import find_module
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game
@@ -107,8 +108,11 @@ def test_r5_advisory_keeps_the_move_with_its_finding(rolled, tmp_path, capsys) -
 def test_a_piece_of_nobody_is_moved_by_the_seat_to_move(rolled, tmp_path, capsys) -> None:
     """The die belongs to no seat: the turn driver's seat to move (red) moved it."""
     state = Game.open(rolled, writable=False).state
-    assert acting_seat(state, "die", game_of(find_module("toy"))) == "red"
-    assert acting_seat(state, "cube-blue-2", game_of(find_module("toy"))) == "blue"
+    toy = game_of(find_module("toy"))
+    die = actions.move(state, "die", "track", spot="1")
+    assert acting_seat(state, die, toy) == "red"
+    cube = actions.move(state, "cube-blue-2", "track", spot="1")
+    assert acting_seat(state, cube, toy) == "blue"
     out = tmp_path / "moved.jsonl"
     code, printed, err = run(capsys, "move", rolled, "--piece", "die", "--to", "track:1", "-o", out)
     assert code == 0, err

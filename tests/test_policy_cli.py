@@ -91,7 +91,9 @@ def test_e1_log_marks_the_finding_of_a_move_taken_back_as_undone(
     """E1: a fifth Norse cube behind the one mariner is flagged; undone, the finding is stale."""
     greenland = find_module("greenland")
     position = tmp_path / "position.toml"
-    position.write_text('[rows.north]\nwarm = ["Walrus"]\n[cultures.red]\nunassigned = 10\n')
+    position.write_text(
+        'phase = "assignment"\n[rows.north]\nwarm = ["Walrus"]\n[cultures.red]\nunassigned = 10\n'
+    )
     path = tmp_path / "game.jsonl"
     game = new_game(greenland, seed=1, position=str(position), path=path)
     assert attach_checker(game.table, greenland)
