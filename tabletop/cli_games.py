@@ -251,7 +251,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"--bots {args.bots!r}: each bot is {' or '.join(factories)}")
     if game.flow is None:
         raise CliError(f"{module.id}: {module.name} has no turn flow for bots to play through")
-    count = len(names) if len(names) > 1 else module.default_seats
+    variant = game.variants.get(args.variant)
+    count = len(names) if len(names) > 1 else (variant and variant.seats) or module.default_seats
     if not module.min_seats <= count <= module.max_seats:
         raise CliError(
             f"--bots: {module.name} seats {module.min_seats} to {module.max_seats} players,"

@@ -182,6 +182,13 @@ def test_simulate_saves_logs_that_open(tmp_path, capsys):
         assert game.state.counters.get("game_over") is not None
 
 
+def test_c1_simulate_seats_as_many_bots_as_the_variant_seats(capsys):
+    """One bot name gives every seat of the variant: two in the two-player game (C1)."""
+    args = ["simulate", "greenland", "--games", "1", "--variant", "two-player", "--json"]
+    assert main([*args, "--bots", "random"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["bots"]) == {"red", "yellow"}
+
+
 def test_simulate_refuses_a_wrong_bot(capsys):
     assert main(["simulate", "greenland", "--games", "1", "--bots", "clever"]) == 2
     assert "random or greedy" in capsys.readouterr().err
