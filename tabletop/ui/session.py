@@ -228,15 +228,16 @@ class TableSession(QObject):
         return True
 
     def set_policy(self, policy: Policy) -> bool:
-        """Enforce ``policy`` from now on: a 'policy' entry in the log, by the seat at the screen
-        (not a move: undo leaves it). False (with a message) while looking back."""
+        """Enforce ``policy`` from now on: a 'policy' entry in the log, by the seat a player said
+        they are, else the seat at the screen, else the table (not a move: undo leaves it).
+        False (with a message) while looking back."""
         if self.read_only:
             self.message.emit(
                 "This is an earlier state of the game, shown read-only: press 'Back to now' "
                 "to change the rules assistant."
             )
             return False
-        self.table.set_policy(policy, self.actor)
+        self.table.set_policy(policy, self.acting_as or self.looker)
         self.message.emit(f"Rules assistant: {self.table.policy.describe()}")
         return True
 

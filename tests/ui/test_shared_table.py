@@ -157,6 +157,8 @@ def test_a_whole_strict_game_at_a_shared_table_names_who_acted_in_every_entry(ta
     assert session.set_bot("yellow", "greedy") and session.set_bot("green", "random")
     live, driver = table.live, panel.driver
     expected: dict[int, str] = {e.seq: "setup" for e in live.entries}
+    # the switch to strict, made at a shared table where nobody said who they are: the table
+    expected.update({e.seq: "table" for e in live.entries if e.kind == "policy"})
     seat_before: dict[int, str] = {}  # the seat to move before each entry (a bot's turn)
     to_move = [driver.current_player()]
 
