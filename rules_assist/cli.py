@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -199,31 +198,19 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
     seats = [s.id for s in saved.state.seats]
     if args.seat is not None and args.seat not in seats:
         raise CommandError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")
-    tmp = f"{args.output}.part"
-    shutil.copyfile(args.file, tmp)
-    try:
-        copy = SavedGame.open(tmp)
+    with SavedGame.continued(args.file, args.output) as copy:
+        table = copy.table
+        table.random.force_faces(read_dice(args.dice, table.state))
+        params, choices = collect(spec, args, table.state)
+        prepared = check_parameters(game, spec, table.state, params)
+        actor = args.seat or game.default_actor(table.state, spec, prepared)
         try:
-            table = copy.table
-            table.random.force_faces(read_dice(args.dice, table.state))
-            params, choices = collect(spec, args, table.state)
-            prepared = check_parameters(game, spec, table.state, params)
-            actor = args.seat or game.default_actor(table.state, spec, prepared)
-            try:
-                change = game.run(table, spec, actor, params, choices=choices)
-            except ChoiceNeeded as need:
-                lines = [
-                    f"  {q.describe()}: answer with {hint(spec, q.key)}" for q in need.questions
-                ]
-                raise AnswersNeeded(
-                    f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines)
-                ) from None
-        finally:
-            copy.close()
-        os.replace(tmp, args.output)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            change = game.run(table, spec, actor, params, choices=choices)
+        except ChoiceNeeded as need:
+            lines = [f"  {q.describe()}: answer with {hint(spec, q.key)}" for q in need.questions]
+            raise AnswersNeeded(
+                f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines)
+            ) from None
     text = change.entry.command.label if change is not None else "nothing changed"
     return f"{args.output}: {spec.name}: {text}"
 

@@ -9,9 +9,7 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 from typing import Any
 
 from rules_assist import cli as procedures_cli
@@ -420,39 +418,27 @@ def cmd_move(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: its module cannot be loaded ({exc})") from None
     rules = game_of(module)
     checker = rules.checker() if rules is not None else None
-    folder = os.path.dirname(args.output) or "."
-    handle, tmp = tempfile.mkstemp(
-        prefix=f".{os.path.basename(args.output)}.", suffix=".tmp", dir=folder
-    )
-    os.close(handle)
-    try:
-        shutil.copyfile(args.file, tmp)
-        copy = Game.open(tmp, checker=checker, policy=Policy(Mode.ADVISORY))
+    with Game.continued(
+        args.file, args.output, checker=checker, policy=Policy(Mode.ADVISORY)
+    ) as copy:
+        table = copy.table
+        command = actions.move(table.state, args.piece, place_id, spot=spot)
+        actor = args.seat or acting_seat(table.state, command, rules)
+        if args.mode is not None and Mode(args.mode) is not table.policy.mode:
+            # another mode for this move: a switch of the rules, logged like any other
+            table.set_policy(Policy(Mode(args.mode), dict(table.policy.per_rule)), actor)
+        policy = table.policy
+        if rules is not None and rules.has_complete_move and policy.checking:
+            command = rules.complete_move(table.state, command)
         try:
-            table = copy.table
-            command = actions.move(table.state, args.piece, place_id, spot=spot)
-            actor = args.seat or acting_seat(table.state, command, rules)
-            if args.mode is not None and Mode(args.mode) is not table.policy.mode:
-                # another mode for this move: a switch of the rules, logged like any other
-                table.set_policy(Policy(Mode(args.mode), dict(table.policy.per_rule)), actor)
-            policy = table.policy
-            if rules is not None and rules.has_complete_move and policy.checking:
-                command = rules.complete_move(table.state, command)
-            try:
-                change = table.submit(command, actor, force=args.reason)
-            except Refused as refusal:
-                for finding in refusal.findings:
-                    print(_finding_line(finding))
-                raise CliError(
-                    "refused by the rules in strict mode (nothing was written);"
-                    " give --reason TEXT to force it"
-                ) from None
-        finally:
-            copy.close()
-        os.replace(tmp, args.output)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            change = table.submit(command, actor, force=args.reason)
+        except Refused as refusal:
+            for finding in refusal.findings:
+                print(_finding_line(finding))
+            raise CliError(
+                "refused by the rules in strict mode (nothing was written);"
+                " give --reason TEXT to force it"
+            ) from None
     entry = change.entry
     print(f"{args.output}: {entry.command.describe()} (by {actor}, rules {policy.mode.value})")
     for finding in entry.findings:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -171,6 +173,34 @@ class Game:
         self.close()
 
     # ---- history ---------------------------------------------------------
+    @classmethod
+    @contextlib.contextmanager
+    def continued(
+        cls,
+        path: str | os.PathLike[str],
+        output: str | os.PathLike[str],
+        **open_options: Any,
+    ) -> Iterator[Game]:
+        """A copy of the game at ``path`` to play on, written to ``output`` whole when the block
+        ends without an error (a temporary file beside it, then one rename) and not at all
+        otherwise; ``path`` is never changed."""
+        folder = os.path.dirname(os.fspath(output)) or "."
+        handle, tmp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(os.fspath(output))}.", suffix=".tmp", dir=folder
+        )
+        os.close(handle)
+        try:
+            shutil.copyfile(path, tmp)
+            copy = cls.open(tmp, **open_options)
+            try:
+                yield copy
+            finally:
+                copy.close()
+            os.replace(tmp, output)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
     def branch(self, seq: int, path: str | os.PathLike[str], notes: str | None = None) -> None:
         """Write a new log holding this game's entries 1 to ``seq`` (written atomically)."""
         if not 0 <= seq <= self.table.seq:

@@ -821,3 +821,23 @@ def test_seats_in_the_header_seat_the_table(tmp_path):
     new_game(path).close()
     with Game.open(path, writable=False) as game:
         assert game.state.seats == SEATS
+
+
+def test_a_continued_copy_is_written_whole_or_not_at_all(tmp_path):
+    """Game.continued: the moves made on the copy reach OUT in one rename; an error leaves no
+    OUT and no temporary file, and the game played from is never changed."""
+    path = tmp_path / "game.jsonl"
+    new_game(path).close()
+    before = path.read_bytes()
+    out = tmp_path / "out.jsonl"
+    with Game.continued(path, out) as copy:
+        copy.table.submit(Note("a line more"), "red")
+        assert not out.exists()  # nothing there until the block ends
+    assert path.read_bytes() == before
+    with Game.open(out, writable=False) as game:
+        assert game.table.entries[-1].command == Note("a line more")
+    failed = tmp_path / "failed.jsonl"
+    with pytest.raises(RuntimeError), Game.continued(path, failed) as copy:
+        copy.table.submit(Note("lost"), "red")
+        raise RuntimeError("stopped")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "out.jsonl"]
