@@ -387,7 +387,9 @@ class Rulebook:
         if not moves:
             return []
         memo = state.memo()
-        key = ("rules.check", id(self), id(command), actor)
+        # the rules read the actor only as the seat it acts for (a bot's checks of its
+        # candidates, 'red', and the table's check when the bot submits, 'bot:red', are one)
+        key = ("rules.check", id(self), id(command), seat_of(actor))
         kept = memo.get(key)
         if kept is not None and kept[0] is command:  # the command itself, not one with its id
             return list(kept[1])
