@@ -151,14 +151,32 @@ def permanent_cubes(view: Greenland, colour: str) -> dict[str, str]:
     found: dict[str, str] = {}
     places = view.state.places
     for cube in view.cube_pieces(colour):
-        if cube.spot == "exogamy":
-            found[cube.id] = "husband"
-        elif cube.place.startswith("elder-"):
-            found[cube.id] = "elder"
-        elif cube.spot == "hunters":
-            card = places[cube.place].parent if cube.place in places else None
-            if card is not None and view.is_new_world(card):
-                found[cube.id] = "colonist"
+        kind = _permanent_kind(view, cube, places)
+        if kind is not None:
+            found[cube.id] = kind
+    return found
+
+
+def _permanent_kind(view: Greenland, cube: Any, places: dict[str, Any]) -> str | None:
+    """What a cube permanently assigned is ('elder', 'colonist', 'husband'), else None."""
+    if cube.spot == "exogamy":
+        return "husband"
+    if cube.place.startswith("elder-"):
+        return "elder"
+    if cube.spot == "hunters":
+        card = places[cube.place].parent if cube.place in places else None
+        if card is not None and view.is_new_world(card):
+            return "colonist"
+    return None
+
+
+def _cube_ids(view: Greenland, colour: str) -> frozenset[str]:
+    """The ids of ``view.cube_pieces(colour)`` (kept while no piece comes or goes)."""
+    memo = view.state.layout_memo()
+    key = ("greenland.cube_ids", colour)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = frozenset(cube.id for cube in view.cube_pieces(colour))
     return found
 
 
@@ -187,15 +205,18 @@ def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]
     was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
     if not was:
         return ()
-    now = permanent_cubes(view, colour)
-    pieces = view.state.pieces
-    back = [
+    pieces, places = view.state.pieces, view.state.places
+    mine = _cube_ids(view, colour)
+    back = [  # those no longer among the culture's permanently assigned cubes, nor dead
         cube
         for cube in was
-        if cube not in now and cube in pieces and not pieces[cube].place.startswith("valhalla_")
+        if cube in pieces
+        and not (cube in mine and _permanent_kind(view, pieces[cube], places) is not None)
+        and not pieces[cube].place.startswith("valhalla_")
     ]
     if not back:
         return ()
+    now = permanent_cubes(view, colour)
     if "colonist" not in now.values():  # the whole colony left: E4's colony abandonment
         back = [cube for cube in back if was[cube] != "colonist"]
     unassigned = int((start.get("unassigned") or {}).get(colour, 0))
@@ -307,6 +328,8 @@ def reassigned(view: Greenland, colour: str) -> list[str]:
 @BOOK.invariant("E6", "a Sun Stone reassigns as many hunters as it says (three), no more")
 def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     moved = reassigned(view, colour)
+    if not moved:  # none reassigned: within any limit
+        return ()
     limit = reassign_limit(view, colour)
     if len(moved) <= limit:
         return ()
