@@ -109,6 +109,8 @@ def _hunt_order(view: Greenland, card: str) -> list[str]:
     if tableau:
         for colour in defenders(view, card):
             count.pop(colour, None)
+    if len(count) < 2:
+        return list(count)  # nobody, or one culture alone: no order to find
     kind = "raid" if tableau else view.biome_type(card)
     firsts = (f"hunt_first {kind}", "hunt_first any")
     order = player_order(view)
