@@ -227,8 +227,9 @@ def _pool(view: Greenland, colour: str) -> list[str]:
 def _married_to(view: Greenland, colour: str, daughters: list[str]) -> list[str]:
     """The daughters of those colours a husband of ``colour`` is married to."""
     found = []
+    rows = view.cards.rows
     for piece in view.state.pieces.values():
-        row = view.row(piece.id)
+        row = rows.get(piece.props.get("card", "")) or {}  # view.row of every piece, at once
         if row.get("type") != "daughter" or row.get("colour") not in daughters:
             continue
         husband = view.husband(piece.id)

@@ -53,7 +53,9 @@ class Greenland:
         return self.cards.rows.get(piece.props.get("card", "")) or {}
 
     def name(self, pid: str) -> str:
-        return self.row(pid).get("name", pid)
+        piece = self.state.pieces.get(pid)  # as ``row``, read here: names go in every log line
+        row = self.cards.rows.get(piece.props.get("card", "")) if piece is not None else None
+        return row.get("name", pid) if row else pid
 
     def card_at(self, place_id: str) -> str | None:
         """The card whose regions a place is (a cube on a card lies in the card's regions)."""
@@ -82,10 +84,14 @@ class Greenland:
         return place.removeprefix("tableau_") if place.startswith("tableau_") else None
 
     def is_new_world(self, pid: str) -> bool:
-        return self.row(pid).get("type") == "new_world"
+        piece = self.state.pieces.get(pid)  # as ``row``, read here: the rules ask it often
+        row = self.cards.rows.get(piece.props.get("card", "")) if piece is not None else None
+        return row is not None and row.get("type") == "new_world"
 
     def biome_type(self, pid: str) -> str | None:
-        return self.row(pid).get("biome_type")
+        piece = self.state.pieces.get(pid)  # as ``row``
+        row = self.cards.rows.get(piece.props.get("card", "")) if piece is not None else None
+        return row.get("biome_type") if row else None
 
     def in_homeland(self, colour: str, pid: str) -> bool:
         """E1: the Norse hold South Greenland, the Thule and Tunit North Greenland; tableaus are home."""
