@@ -211,8 +211,10 @@ def _place(state: TableState, place_id: str) -> Place:
 
 def _check_target(state: TableState, pid: str | None, where: Where, moving_within: bool) -> Place:
     """Check that a piece may be put at ``where``; return the place."""
-    place = _place(state, where.place)
-    if not place.has_spot(where.spot):
+    place = state.places.get(where.place)  # _place and Place.has_spot, read here: every move
+    if place is None:
+        raise CommandError(f"there is no place {where.place!r} on the table")
+    if not (where.spot in place._spot_set if place.kind in SPOTTED_KINDS else where.spot is None):
         if where.spot is None:
             raise CommandError(f"{place.id!r} is a {place.kind} place: say which spot")
         raise CommandError(f"{place.id!r} has no spot {where.spot!r}")
@@ -245,7 +247,9 @@ def _check_target(state: TableState, pid: str | None, where: Where, moving_withi
 
 
 def _check_at(state: TableState, pid: str, where: Where) -> Piece:
-    piece = _piece(state, pid)
+    piece = state.pieces.get(pid)  # _piece, read here: every move
+    if piece is None:
+        raise CommandError(f"there is no piece {pid!r} on the table")
     if (
         piece.place != where.place
         or piece.spot != where.spot
