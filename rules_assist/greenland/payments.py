@@ -162,7 +162,17 @@ def elder_cubes(view: Greenland, colour: str, rank: int | None = None) -> dict[s
 
 def d_cards(view: Greenland, colour: str) -> list[str]:
     """The "D" cards (domesticated animals) in a tableau, left to right (B2)."""
-    return [pid for pid in view.tableau(colour) if view.row(pid).get("hand") == "D"]
+    place = view.state.places.get(f"tableau_{colour}")
+    if place is None:
+        return []
+    pieces, rows = view.state.pieces, view.cards.rows
+    found = []
+    for pid in place.contents:  # each card's row as ``view.row`` reads it
+        piece = pieces.get(pid)
+        row = rows.get(piece.props.get("card", "")) if piece is not None else None
+        if row and row.get("hand") == "D":
+            found.append(pid)
+    return found
 
 
 def row_id(view: Greenland, pid: str) -> str:

@@ -27,6 +27,7 @@ class Greenland:
         self.state = state
         self.cards = cards
         self._off: tuple[str, ...] | None = None
+        self._seats: tuple[str, ...] | None = None
 
     @property
     def rules_off(self) -> tuple[str, ...]:
@@ -266,22 +267,31 @@ class Greenland:
         return ability in self._abilities(colour)
 
     def sleds(self, colour: str) -> int:
-        return sum(
-            1 for pid in self.tableau(colour) if "sled" in (self.row(pid).get("abilities") or [])
-        )
+        place = self.state.places.get(f"tableau_{colour}")
+        if place is None:
+            return 0
+        pieces, rows = self.state.pieces, self.cards.rows
+        count = 0
+        for pid in place.contents:  # each card's row as ``row`` reads it
+            piece = pieces.get(pid)
+            row = rows.get(piece.props.get("card", "")) if piece is not None else None
+            if row and "sled" in (row.get("abilities") or []):
+                count += 1
+        return count
 
     def religion(self, colour: str) -> str:
-        return self.row(f"elder-{colour}").get("side", "polytheist")
+        piece = self.state.pieces.get(f"elder-{colour}")  # as ``row``
+        row = self.cards.rows.get(piece.props.get("card", "")) if piece is not None else None
+        return row.get("side", "polytheist") if row else "polytheist"
 
     def disks(self, colour: str, kind: str) -> int:
         place = self.state.places.get(f"{kind}_{colour}")
         return len(place.contents) if place else 0
 
     def seats(self) -> list[str]:
-        memo = self.state.layout_memo()  # the seats never change in a game
-        ids = memo.get("greenland.seats")
+        ids = self._seats  # the seats never change in a game: read once a view
         if ids is None:
-            ids = memo["greenland.seats"] = tuple(s.id for s in self.state.seats)
+            ids = self._seats = tuple(s.id for s in self.state.seats)
         return list(ids)
 
     def counter(self, name: str, default: Any = None) -> Any:
