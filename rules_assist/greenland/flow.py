@@ -253,7 +253,7 @@ def _hunts(view: Greenland, first: str | None) -> tuple[Action, ...]:
     places, pieces = state.places, state.pieces
     made = state.layout_memo()
     found = []
-    for place in (*ROW_PLACES, *(f"tableau_{c}" for c in view.seats())):
+    for place in (*ROW_PLACES, *[f"tableau_{c}" for c in view.seats()]):
         tableau = place.startswith("tableau_")
         for pid in places[place].contents if place in places else ():
             area = places.get(pid)

@@ -291,7 +291,11 @@ class Greenland:
     def seats(self) -> list[str]:
         ids = self._seats  # the seats never change in a game: read once a view
         if ids is None:
-            ids = self._seats = tuple(s.id for s in self.state.seats)
+            memo = self.state.layout_memo()
+            ids = memo.get("greenland.seats")
+            if ids is None:
+                ids = memo["greenland.seats"] = tuple([s.id for s in self.state.seats])
+            self._seats = ids
         return list(ids)
 
     def counter(self, name: str, default: Any = None) -> Any:
