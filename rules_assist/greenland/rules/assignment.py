@@ -176,7 +176,7 @@ def _cube_ids(view: Greenland, colour: str) -> frozenset[str]:
     key = ("greenland.cube_ids", colour)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = frozenset(cube.id for cube in view.cube_pieces(colour))
+        found = memo[key] = frozenset([cube.id for cube in view.cube_pieces(colour)])
     return found
 
 
