@@ -865,7 +865,7 @@ class Compound(Command):
 
     def inverse(self) -> Command:
         return Compound(
-            self.label, tuple(c.inverse() for c in reversed(self.commands)), self.procedure
+            self.label, tuple([c.inverse() for c in reversed(self.commands)]), self.procedure
         )
 
     def touch(self, touched: Touched) -> None:
@@ -891,7 +891,10 @@ class Compound(Command):
 
     @property  # type: ignore[override]
     def random(self) -> bool:
-        return any(c.random for c in self.commands)
+        for command in self.commands:  # as any(...), without a generator: every entry asks
+            if command.random:
+                return True
+        return False
 
     def describe(self) -> str:
         rolls = [c.describe() for c in self.commands if isinstance(c, Roll)]
