@@ -41,7 +41,7 @@ class ChoiceNeeded(TableError):
     def __init__(self, question: Question, more: Sequence[Question] = ()) -> None:
         self.question = question
         self.questions: tuple[Question, ...] = (question, *more)
-        super().__init__("; ".join(q.describe() for q in self.questions))
+        super().__init__("; ".join([q.describe() for q in self.questions]))
 
     @property
     def key(self) -> str:
@@ -146,7 +146,7 @@ class ProcedureContext:
             batch = self._dice[: min(len(self._dice), count - len(faces))]
             pieces = [self.state.pieces[pid] for pid in batch]
             new, forced = self.table.random.faces([p.props["faces"] for p in pieces])
-            self.do(Roll(tuple(batch), tuple(p.value for p in pieces), new, forced))
+            self.do(Roll(tuple(batch), tuple([p.value for p in pieces]), new, forced))
             faces.extend(new)
         self.rolls.append((what, list(faces)))
         return faces

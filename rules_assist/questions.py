@@ -75,7 +75,7 @@ class Question:
     def one_of(
         cls, key: str, text: str, options: Iterable[Any], owner: str | None = None, **kw: Any
     ) -> Question:
-        return cls(key, text, ONE_OF, owner, tuple(str(o) for o in options), **kw)
+        return cls(key, text, ONE_OF, owner, tuple([str(o) for o in options]), **kw)
 
     @classmethod
     def yes_no(cls, key: str, text: str, owner: str | None = None, **kw: Any) -> Question:

@@ -51,9 +51,10 @@ class Bot(Protocol):
 # ---- what a colour may try ---------------------------------------------------------------
 def legal(view: Greenland, command: Command, colour: str) -> bool:
     """The checker has no 'illegal' finding for the command on this table."""
-    return not any(
-        f.severity is Severity.ILLEGAL for f in check(view.state, command, colour, view.cards)
-    )
+    for finding in check(view.state, command, colour, view.cards):
+        if finding.severity is Severity.ILLEGAL:
+            return False
+    return True
 
 
 def hunter_move(view: Greenland, cube: str, target: str) -> Command:
@@ -202,7 +203,11 @@ class TurnPlay:
         turn = (id(driver.table), view.counter("turn", 1), seat)
         tried = self.__dict__.setdefault("_tried", set())
         phase = driver.flow.phase(state)
-        moves = next((a for a in actions if a.kind == MOVES), None)
+        moves = None
+        for action in actions:
+            if action.kind == MOVES:
+                moves = action
+                break
         if moves is not None and (turn, "moves") not in tried:
             tried.add((turn, "moves"))
             return moves

@@ -283,7 +283,7 @@ def _defended_only(view: Greenland, card: str, hunters: dict[str, int]) -> bool:
 
 
 def _hunt(view: Greenland, card: str, first: str | None, hunters: dict[str, int]) -> Action:
-    who = ", ".join(f"{c} {hunters[c]}" for c in view.seats() if c in hunters)
+    who = ", ".join([f"{c} {hunters[c]}" for c in view.seats() if c in hunters])
     return Action(
         f"Hunt {view.name(card)} ({who})", "hunt", {"card": card}, actor=first, help=HUNT_HELP
     )

@@ -122,7 +122,11 @@ def discard_excess(ctx: ProcedureContext, view: Greenland) -> None:
     ``_2``, ``_3``.
     """
     places = view.state.places
-    if not any(places[f"hand_{c}"].contents for c in view.seats() if f"hand_{c}" in places):
+    for c in view.seats():
+        place = places.get(f"hand_{c}")
+        if place is not None and place.contents:
+            break
+    else:
         return  # no hand holds a card: nothing can be over its size
     asked: Counter[str] = ctx.__dict__.setdefault("_greenland_discards", Counter())
     for colour in player_order(view, current_first(view)):

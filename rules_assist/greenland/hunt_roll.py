@@ -92,7 +92,7 @@ class Die:
 
 
 def faces_text(faces: Sequence[int]) -> str:
-    return " ".join(str(f) for f in faces)
+    return " ".join([str(f) for f in faces])
 
 
 def plural(face: int, count: int) -> str:
@@ -180,7 +180,7 @@ class HuntRoll:
 
 def alike(dice: Sequence[Die]) -> int:
     """The most dice showing the same face (G5: doubles, triples, quadruples of any value)."""
-    counts = Counter(d.face for d in dice)
+    counts = Counter([d.face for d in dice])
     return max(counts.values(), default=0)
 
 
@@ -289,12 +289,12 @@ def judge(h: Hunting, dice: Sequence[Die]) -> Outcome:
     attrition = set(h.row.get("attrition") or [])
     if h.raid:
         attrition |= set(RAID_ATTRITION)
-    deaths = tuple(d.cube for d in dice if d.face in attrition)
+    deaths = tuple([d.cube for d in dice if d.face in attrition])
     if h.raid:
         faces = set(h.row.get("raid_faces") or [])
-        hits = sum(1 for d in dice if d.face in faces)
+        hits = len([d for d in dice if d.face in faces])
         return Outcome(hits, hits > 0 and len(deaths) < len(dice), deaths, False, False)
-    hits = sum(1 for d in dice if d.face in HIT_FACES.get(h.side, (1,)))
+    hits = len([d for d in dice if d.face in HIT_FACES.get(h.side, (1,))])
     success = hits >= (h.row.get("dice") or 0)
     same = alike(dice)
     trophy = h.row.get("trophy")

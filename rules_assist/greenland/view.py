@@ -183,7 +183,7 @@ class Greenland:
             if place is None:
                 return []
             pieces = self.state.pieces
-            found = memo[key] = tuple(c for c in place.contents if pieces[c].spot == "hunters")
+            found = memo[key] = tuple([c for c in place.contents if pieces[c].spot == "hunters"])
         if colour is None:
             return list(found)
         pieces = self.state.pieces

@@ -891,7 +891,7 @@ class Compound(Command):
 
     @property  # type: ignore[override]
     def random(self) -> bool:
-        for command in self.commands:  # as any(...), without a generator: every entry asks
+        for command in self.commands:  # noqa: SIM110 - any(...) makes a generator: every entry asks
             if command.random:
                 return True
         return False

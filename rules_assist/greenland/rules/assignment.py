@@ -277,7 +277,7 @@ SETTLED = "assignment.settled"  # E6: where a culture's hunters stood once the o
 def reassign_limit(view: Greenland, colour: str) -> int:
     """E6: how many hunters the culture's Sun Stone reassigns ('reassign N'), 0 without one."""
     return max(
-        (int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")), default=0
+        [int(a.split()[1]) for a in view.abilities(colour) if a.startswith("reassign ")], default=0
     )
 
 

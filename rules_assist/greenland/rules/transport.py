@@ -148,8 +148,8 @@ def carried(view: Greenland, colour: str) -> tuple[dict[str, list[str]], int] | 
             else:
                 arrived.setdefault(card, []).append(cube)
     pieces = view.state.pieces
-    gone = sum(
-        1 for cube in before if cube in pieces and pieces[cube].place.startswith("valhalla_")
+    gone = len(
+        [cube for cube in before if cube in pieces and pieces[cube].place.startswith("valhalla_")]
     )
     return arrived, len(before) - staying - gone
 
