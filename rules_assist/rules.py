@@ -362,7 +362,9 @@ class Rulebook:
         if len(targets) == 1:  # a move of one seat's pieces, the most common
             seat = targets[0]
             for check in per_seat:
-                found.extend(check(reading, seat))
+                some = check(reading, seat)
+                if some:  # most find nothing: () or []
+                    found.extend(some)
         else:
             for check in per_seat:
                 for seat in targets:
@@ -429,7 +431,9 @@ class Rulebook:
         findings: list[Finding] = found
         for rule in transitions:
             for move in moves:
-                findings.extend(rule(reading, move, moves))
+                some = rule(reading, move, moves)
+                if some:  # most find nothing: () or []
+                    findings.extend(some)
         seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings

@@ -28,6 +28,7 @@ class Greenland:
         self.cards = cards
         self._off: tuple[str, ...] | None = None
         self._seats: tuple[str, ...] | None = None
+        self._placements: tuple[int, dict[str, Any]] | None = None  # rules/book.py placement
 
     @property
     def rules_off(self) -> tuple[str, ...]:

@@ -84,9 +84,9 @@ CUBES = ("cube", "alpha")
 def placement(view: Greenland, colour: str) -> Placement:
     """Where ``colour``'s cubes are on this table (read once a table)."""
     state = view.state
-    kept = view.__dict__.get("_placements")  # on the view while no piece moves
+    kept = view._placements  # on the view while no piece moves
     if kept is None or kept[0] != state.positions:
-        kept = view.__dict__["_placements"] = (state.positions, {})
+        kept = view._placements = (state.positions, {})
     found = kept[1].get(colour)
     if found is not None:
         return found
@@ -105,6 +105,7 @@ def _placement(view: Greenland, colour: str) -> Placement:
     places = view.state.places
     own = (f"hunters_{colour}", f"valhalla_{colour}")
     own_elders = f"elder-{colour}"
+    hunting, ranks = found.hunting, found.ranks
     for cube in cubes:
         where = cube.place
         if where in own:
@@ -116,20 +117,20 @@ def _placement(view: Greenland, colour: str) -> Placement:
             continue
         spot = cube.spot
         if spot == "hunters":
-            hunting = found.hunting.get(card)
-            if hunting is None:
-                found.hunting[card] = [cube.id]
+            on = hunting.get(card)
+            if on is None:
+                hunting[card] = [cube.id]
             else:
-                hunting.append(cube.id)
+                on.append(cube.id)
         elif spot == "exogamy":
             found.exogamy.append((card, cube.id))
         elif where == own_elders:
-            found.ranks[spot] = found.ranks.get(spot, 0) + 1
+            ranks[spot] = ranks.get(spot, 0) + 1
         elif where.startswith("elder-"):
             found.visiting.append((card, spot or "", cube.id))
-    if found.hunting:
+    if hunting:
         pieces = view.state.pieces
-        for card, on in found.hunting.items():
+        for card, on in hunting.items():
             holder = pieces[card].place
             if holder.startswith("tableau_"):
                 found.tableau[card] = (holder[8:], on)
