@@ -1,0 +1,397 @@
+"""Looot's components as data, and the landscape as one value (``Layout``).
+
+The data files live in the module folder (``resources/looot/data/*.csv``), each row with a
+``source`` column saying where the fact comes from (the module's README lists the sources).
+``load_data`` reads and checks them; a bad file gives one plain line naming the file, the
+line and the column.
+
+Coordinates: the landscape is in **axial** ``(q, r)`` for flat-topped hexes. A board's own
+cells are given in **even-q offset** ``(col, row)`` (even columns shoved down half a hex); a
+board lies on the map at an ``origin`` and a rotation ``k`` (k x 60 degrees): its cell
+``(c, r)`` is converted to axial, turned ``k`` times by ``(q, r) -> (-r, q + r)`` and moved by
+the origin. The fjord boards stay in even-q ``col,row``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+
+from tabletop.modules.catalogue import resources_dir
+
+Axial = tuple[int, int]
+
+RESOURCES = ("wood", "sheep", "gold", "axe")
+BUILDINGS = ("house", "watchtower", "castle")
+TILES = RESOURCES + BUILDINGS
+TERRAINS = TILES + ("water", "trophy")
+LETTERS = {
+    "W": "wood",
+    "S": "sheep",
+    "G": "gold",
+    "X": "axe",
+    "H": "house",
+    "T": "watchtower",
+    "C": "castle",
+}
+SITE_TYPES = ("port", "altar", "palace")
+SHIELDS = ("PlayAgain", "DoubleGain", "PlaceOnOccupiedSpace")
+FACES = tuple(f"face{n}" for n in range(1, 9))
+OCEANS = ("ocean1", "ocean2")
+TROPHY_BOARDS = ("trophy1", "trophy2")
+WATER_SPACES = 5
+
+
+@dataclass(frozen=True)
+class Hex:
+    """One hex of the landscape: its terrain, the board it belongs to, its cell there."""
+
+    terrain: str
+    board: str
+    local: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The landscape and what lies on it at the start, drawn once by ``assemble``."""
+
+    boards: tuple[tuple[str, tuple[int, int], int], ...]  # (board, origin (q,r), rotation k)
+    hexes: Mapping[tuple[int, int], Hex]  # every hex of the map, axial
+    ocean: tuple[tuple[tuple[int, int], int | None], ...]  # water spaces 0..4: (hex, longship)
+    bag: tuple[int, ...]  # longships left, in draw order
+    trophies: tuple[tuple[int, tuple[int, int]], ...]  # (axes needed 2..6, hex)
+    stacks: Mapping[tuple[int, int], tuple[str, int]]  # hex -> (building, tiles)
+    sites: tuple[tuple[str, str, str], ...]  # per seat in order: (port, altar, palace)
+
+
+# ---- hex geometry ---------------------------------------------------------------------------
+AXIAL_STEPS: tuple[Axial, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def offset_to_axial(col: int, row: int) -> Axial:
+    """Even-q offset to axial (flat tops, even columns shoved down)."""
+    return col, row - (col + (col & 1)) // 2
+
+
+def axial_to_offset(q: int, r: int) -> tuple[int, int]:
+    """Axial to even-q offset."""
+    return q, r + (q + (q & 1)) // 2
+
+
+def rotate(cell: Axial, k: int) -> Axial:
+    """An axial cell turned ``k`` times 60 degrees about the origin: (q, r) -> (-r, q + r)."""
+    q, r = cell
+    for _ in range(k % 6):
+        q, r = -r, q + r
+    return q, r
+
+
+def neighbours(cell: Axial) -> list[Axial]:
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in AXIAL_STEPS]
+
+
+def offset_neighbours(col: int, row: int) -> list[tuple[int, int]]:
+    """The six even-q neighbours of a cell (some may be off the board)."""
+    return [axial_to_offset(*n) for n in neighbours(offset_to_axial(col, row))]
+
+
+def place_cells(cells: Iterable[tuple[int, int]], origin: Axial, k: int) -> dict:
+    """Each local even-q cell -> its axial hex once the board lies at ``origin``, turned k."""
+    placed = {}
+    for cell in cells:
+        q, r = rotate(offset_to_axial(*cell), k)
+        placed[cell] = (q + origin[0], r + origin[1])
+    return placed
+
+
+def key(cell: Axial) -> str:
+    """A hex's space name on a board place: ``"q,r"``."""
+    return f"{cell[0]},{cell[1]}"
+
+
+def cell_of(space: str) -> tuple[int, int]:
+    """``"q,r"`` (or ``"col,row"``) back to a pair; a plain error for anything else."""
+    try:
+        a, b = space.split(",")
+        return int(a), int(b)
+    except ValueError:
+        raise ValueError(
+            f"'{space}' is not a space: write it as two whole numbers, 'q,r'"
+        ) from None
+
+
+# ---- the data files ------------------------------------------------------------------------
+class DataError(ValueError):
+    """A data file that does not fit: one line naming the file, the line and the column."""
+
+
+@dataclass(frozen=True)
+class Site:
+    id: str
+    type: str
+    needs: tuple[str, ...]
+    value: int
+
+
+@dataclass(frozen=True)
+class Longship:
+    id: int
+    type: str
+    bonus: int
+    needs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TileType:
+    tile: str
+    group: str  # resource | building
+    base: int  # value per tile before longship bonuses (LO-R21)
+    stack: int  # tiles on a building space at setup (0 for resources)
+    box: int | None  # tiles in the box; None where no source gives it
+
+
+@dataclass(frozen=True)
+class LoootData:
+    boards: Mapping[str, Mapping[tuple[int, int], str]]  # board -> local cell -> terrain
+    physical: Mapping[str, int]  # face -> the physical board (1..4) it is a side of
+    fjord_cut: frozenset[tuple[int, int]]  # cells of the 7x7 grid that are no tile space
+    fjord_slots: Mapping[str, tuple[tuple[int, int], ...]]  # shield/trophy -> printed cells
+    fjord_sites: Mapping[str, tuple[int, int]]  # port/altar/palace -> printed cell
+    sites: Mapping[str, Site]
+    longships: Mapping[int, Longship]
+    trophies: Mapping[int, int]  # axes needed -> points
+    tiles: Mapping[str, TileType]
+
+    @property
+    def fjord_spaces(self) -> tuple[tuple[int, int], ...]:
+        """The 37 spaces of a fjord board (the 34 free ones and the 3 printed sites)."""
+        return tuple((c, r) for r in range(7) for c in range(7) if (c, r) not in self.fjord_cut)
+
+    @property
+    def fjord_free(self) -> tuple[tuple[int, int], ...]:
+        """The 34 spaces a tile or a longship may go on."""
+        printed = set(self.fjord_sites.values())
+        return tuple(s for s in self.fjord_spaces if s not in printed)
+
+
+def data_folder() -> Path:
+    return resources_dir() / "looot" / "data"
+
+
+def _rows(folder: Path, name: str, columns: Sequence[str]) -> list[tuple[int, dict]]:
+    path = folder / name
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.DictReader(handle)
+            header = reader.fieldnames or []
+            missing = [c for c in (*columns, "source") if c not in header]
+            if missing:
+                raise DataError(f"{path}, line 1: missing column(s) {', '.join(missing)}")
+            rows = []
+            for row in reader:
+                line = reader.line_num
+                if not (row.get("source") or "").strip():
+                    raise DataError(f"{path}, line {line}: column 'source' is empty")
+                rows.append((line, row))
+            return rows
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+
+
+def _int(path: str, line: int, column: str, text: str) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise DataError(
+            f"{path}, line {line}: column '{column}': '{text}' is not a whole number"
+        ) from None
+
+
+def _choice(path: str, line: int, column: str, text: str, choices: Sequence[str]) -> str:
+    if text not in choices:
+        raise DataError(
+            f"{path}, line {line}: column '{column}': '{text}' is not one of {', '.join(choices)}"
+        )
+    return text
+
+
+@cache
+def load_data(folder: Path | None = None) -> LoootData:
+    """Every data file of the module, read and checked (``DataError`` names what is wrong)."""
+    folder = Path(folder) if folder else data_folder()
+    boards: dict[str, dict[tuple[int, int], str]] = {}
+    physical: dict[str, int] = {}
+    name = "faces.csv"
+    for line, row in _rows(folder, name, ("face", "board", "row", "cells")):
+        face = _choice(name, line, "face", row["face"], FACES)
+        physical[face] = _int(name, line, "board", row["board"])
+        r = _int(name, line, "row", row["row"])
+        cells = row["cells"].strip()
+        for c, letter in enumerate(cells):
+            if letter == ".":
+                continue
+            if letter not in LETTERS:
+                raise DataError(
+                    f"{name}, line {line}: column 'cells': '{letter}' is not one of "
+                    f"{''.join(LETTERS)} or '.'"
+                )
+            boards.setdefault(face, {})[(c, r)] = LETTERS[letter]
+    name = "boards.csv"
+    for line, row in _rows(folder, name, ("board", "col", "row", "terrain")):
+        board = _choice(name, line, "board", row["board"], OCEANS + TROPHY_BOARDS)
+        cell = (_int(name, line, "col", row["col"]), _int(name, line, "row", row["row"]))
+        boards.setdefault(board, {})[cell] = _choice(
+            name, line, "terrain", row["terrain"], TERRAINS
+        )
+    cut: set[tuple[int, int]] = set()
+    slots: dict[str, list[tuple[int, int]]] = {}
+    printed: dict[str, tuple[int, int]] = {}
+    name = "fjord.csv"
+    for line, row in _rows(folder, name, ("col", "row", "use")):
+        cell = (_int(name, line, "col", row["col"]), _int(name, line, "row", row["row"]))
+        use = _choice(name, line, "use", row["use"], ("cut", "shield", "trophy", *SITE_TYPES))
+        if use in SITE_TYPES:
+            printed[use] = cell
+        else:
+            cut.add(cell)
+            if use != "cut":
+                slots.setdefault(use, []).append(cell)
+    sites: dict[str, Site] = {}
+    name = "sites.csv"
+    for line, row in _rows(folder, name, ("id", "type", "needs", "value")):
+        kind = _choice(name, line, "type", row["type"], SITE_TYPES)
+        needs = tuple(
+            _choice(name, line, "needs", n.strip(), TILES) for n in row["needs"].split(";")
+        )
+        sites[row["id"]] = Site(row["id"], kind, needs, _int(name, line, "value", row["value"]))
+    longships: dict[int, Longship] = {}
+    name = "longships.csv"
+    for line, row in _rows(folder, name, ("id", "type", "bonus", "needs")):
+        ident = _int(name, line, "id", row["id"])
+        kind = _choice(
+            name,
+            line,
+            "type",
+            row["type"],
+            ("castle", "gold", "watchtower") + ("sheep", "wood", "house"),
+        )
+        needs = tuple(
+            _choice(name, line, "needs", n.strip(), RESOURCES) for n in row["needs"].split(";")
+        )
+        if ident in longships:
+            raise DataError(f"{name}, line {line}: column 'id': {ident} comes twice")
+        longships[ident] = Longship(ident, kind, _int(name, line, "bonus", row["bonus"]), needs)
+    trophies: dict[int, int] = {}
+    name = "trophies.csv"
+    for line, row in _rows(folder, name, ("axes", "points")):
+        trophies[_int(name, line, "axes", row["axes"])] = _int(name, line, "points", row["points"])
+    tiles: dict[str, TileType] = {}
+    name = "tiles.csv"
+    for line, row in _rows(folder, name, ("tile", "group", "base", "stack", "box")):
+        tile = _choice(name, line, "tile", row["tile"], TILES)
+        box = row["box"].strip()
+        tiles[tile] = TileType(
+            tile,
+            _choice(name, line, "group", row["group"], ("resource", "building")),
+            _int(name, line, "base", row["base"]),
+            _int(name, line, "stack", row["stack"]),
+            _int(name, line, "box", box) if box else None,
+        )
+    data = LoootData(
+        boards={b: MappingProxyType(cells) for b, cells in boards.items()},
+        physical=physical,
+        fjord_cut=frozenset(cut),
+        fjord_slots={use: tuple(cells) for use, cells in slots.items()},
+        fjord_sites=printed,
+        sites=sites,
+        longships=longships,
+        trophies=trophies,
+        tiles=tiles,
+    )
+    _check(data)
+    return data
+
+
+def _check(data: LoootData) -> None:
+    """The counts the sources agree on (spec 1.1 to 1.6)."""
+    problems = []
+    for board in FACES + OCEANS + TROPHY_BOARDS:
+        want = 25 if board in FACES else 7
+        got = len(data.boards.get(board, {}))
+        if got != want:
+            problems.append(f"{board} has {got} hexes, not {want}")
+    if len(data.fjord_spaces) != 37 or len(data.fjord_free) != 34:
+        problems.append(
+            f"the fjord has {len(data.fjord_spaces)} spaces and {len(data.fjord_free)} free, "
+            "not 37 and 34"
+        )
+    if sorted(data.fjord_sites) != sorted(SITE_TYPES):
+        problems.append("the fjord needs one printed port, altar and palace")
+    for kind in SITE_TYPES:
+        count = sum(s.type == kind for s in data.sites.values())
+        if count != 5:
+            problems.append(f"{count} {kind} sites, not 5")
+    if len(data.longships) != 30:
+        problems.append(f"{len(data.longships)} longships, not 30")
+    if any(len(ship.needs) != 3 for ship in data.longships.values()):
+        problems.append("every longship needs exactly 3 resources")
+    if sorted(data.trophies) != [2, 3, 4, 5, 6]:
+        problems.append("the trophies need 2 to 6 axes")
+    if sorted(data.tiles) != sorted(TILES):
+        problems.append(f"tiles.csv lists {', '.join(sorted(data.tiles))}")
+    if problems:
+        raise DataError("resources/looot/data: " + "; ".join(problems))
+
+
+# ---- a layout from boards placed on the map ------------------------------------------------
+def board_hexes(board: str, origin: Axial, k: int, data: LoootData | None = None) -> dict:
+    """The hexes one board covers when it lies at ``origin`` turned ``k``: axial -> Hex."""
+    data = data or load_data()
+    cells = data.boards[board]
+    return {
+        hexa: Hex(cells[cell], board, cell) for cell, hexa in place_cells(cells, origin, k).items()
+    }
+
+
+def build_layout(
+    boards: Sequence[tuple[str, Axial, int]],
+    ocean: Sequence[int | None],
+    bag: Sequence[int],
+    sites: Sequence[tuple[str, str, str]],
+    data: LoootData | None = None,
+) -> Layout:
+    """A Layout from the boards placed (face, ocean and trophy boards), the longships on the
+    five water spaces in order and the rest of the bag: the hexes, water spaces, trophy
+    spaces (the trophy needing 2 axes on the board's cell 0) and building stacks follow."""
+    data = data or load_data()
+    hexes: dict[Axial, Hex] = {}
+    for board, origin, k in boards:
+        for hexa, found in board_hexes(board, tuple(origin), k, data).items():
+            if hexa in hexes:
+                raise DataError(f"{board} overlaps {hexes[hexa].board} at {key(hexa)}")
+            hexes[hexa] = found
+    water = sorted((h.local[0], hexa) for hexa, h in hexes.items() if h.terrain == "water")
+    spaces = sorted((h.local[0], hexa) for hexa, h in hexes.items() if h.terrain == "trophy")
+    if len(water) != WATER_SPACES or len(ocean) != WATER_SPACES or len(spaces) != 5:
+        raise DataError("a layout needs one ocean board, one trophy board and 5 longships")
+    stacks = {
+        hexa: (h.terrain, data.tiles[h.terrain].stack)
+        for hexa, h in sorted(hexes.items())
+        if h.terrain in BUILDINGS
+    }
+    return Layout(
+        boards=tuple((b, (o[0], o[1]), k) for b, o, k in boards),
+        hexes=MappingProxyType(dict(sorted(hexes.items()))),
+        ocean=tuple((hexa, ship) for (_, hexa), ship in zip(water, ocean, strict=True)),
+        bag=tuple(bag),
+        trophies=tuple(
+            (axes, hexa) for axes, (_, hexa) in zip(sorted(data.trophies), spaces, strict=True)
+        ),
+        stacks=MappingProxyType(stacks),
+        sites=tuple(tuple(s) for s in sites),  # type: ignore[misc]
+    )
