@@ -8,7 +8,7 @@ from typing import Any
 from rules_assist.bots import RandomBot
 from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
 from rules_assist.rules import Rulebook
-from tabletop.core import TableState
+from tabletop.core import Command, TableState
 
 from . import rules
 from .flow import LoootFlow
@@ -35,6 +35,11 @@ class LoootGame(Game):
     @cached_property
     def rulebook(self) -> Rulebook:  # type: ignore[override]
         return rules.rulebook_for(self)
+
+    has_complete_move = True
+
+    def complete_move(self, state: TableState, command: Command) -> Command:
+        return rules.complete_move(state, command, self)
 
     @cached_property
     def flow(self) -> LoootFlow:  # type: ignore[override]
@@ -65,8 +70,11 @@ class LoootGame(Game):
                 {
                     "seat": seat,
                     "total": found["total"],
-                    **found["categories"],
-                    "trophy value": found["tieBreaker"],
+                    "resources": found["categories"]["resources"],
+                    "buildings": found["categories"]["buildings"],
+                    "sites": found["categories"]["sites"],
+                    "trophy": found["categories"]["trophy"],
+                    "longships": found["categories"]["longshipPenalty"],
                     "final": over,
                     "winner": seat in won,
                 }

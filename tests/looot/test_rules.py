@@ -203,3 +203,66 @@ def test_the_command_line_runs_a_move(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].endswith("'0,0' is not one of 1,1, 2,1, 3,0, 4,0")
     assert not (tmp_path / "x").exists()
+
+
+def _finish_turn(session):
+    """Lay the gained tiles on the first free spaces and pass."""
+    lo = Looot(session.state, looot_game())
+    seat = lo.to_move
+    while lo.to_move == seat and lo.phase != "over":
+        codes = legal(session)
+        lo = play(session, "pass" if "pass" in codes else codes[0])
+
+
+def _route(session, seat, spaces):
+    """The seat's Vikings put on ``spaces`` by hand (forced), the last one by the procedure."""
+    lo = Looot(session.state, looot_game())
+    for space in spaces[:-1]:
+        viking = lo.vikings_left(seat)[-1]
+        move = actions.move(session.state, viking, "landscape", spot=space)
+        session.table.submit(move, seat, force="a route laid out for the example")
+        lo = Looot(session.state, looot_game())
+    return play(session, f"viking {spaces[-1]}")
+
+
+@pytest.mark.parametrize("variant, again", [("standard", []), ("gamepark", ["0,-2", "3,-4"])])
+def test_de27_a_pair_of_watchtowers_pays_once_even_over_a_second_route(variant, again):
+    """DE:27: a second route between the same two towers gives nothing; Game Park pays a
+    pair once per group joining the two (D3)."""
+    name = "gamepark-3p-seed2"
+    session = start(name, variant)
+    lo = _route(session, "blue", ["1,-2", "2,-3"])
+    pieces = session.state.pieces
+    first = sorted(pieces[p].props["from"] for p in lo.gained("blue") if p.startswith("watch"))
+    assert first == ["0,-2", "3,-4"] and lo.pairs("blue") == ["0,-2|3,-4"]
+    for _ in range(3):
+        _finish_turn(session)
+        if Looot(session.state, looot_game()).to_move != "blue":
+            play(session, legal(session)[-1])
+    lo = _route(session, "blue", ["0,-3", "1,-4", "2,-5", "3,-5"])
+    second = sorted(pieces[p].props["from"] for p in lo.gained("blue") if p.startswith("watch"))
+    assert second == again
+
+
+def test_de36_a_longship_taken_by_hand_only_at_the_end_of_the_turn():
+    session = start(GAME)
+    early = actions.move(session.state, "longship-413", "fjord_blue", spot="3,3")
+    with pytest.raises(Refused) as refused:
+        session.table.submit(early, "blue")
+    assert [f.rule for f in refused.value.findings] == ["LO-R13"]
+    play(session, "viking 4,0", "place sheep 0,2")
+    take = actions.move(session.state, "longship-413", "fjord_blue", spot="3,3")
+    session.table.submit(looot_game().complete_move(session.state, take), "blue")
+    assert legal(session) == ["pass"]
+    lo = play(session, "pass")
+    assert lo.ship_on("5,0") == "longship-510"  # the bag's next, onto the emptied space
+
+
+def test_de48_a_trophy_taken_by_hand_needs_its_axes():
+    session = start(GAME)
+    play(session, "viking 4,0", "place sheep 0,2")
+    grab = actions.move(session.state, "trophy-2", "shields_blue", spot="trophy")
+    with pytest.raises(Refused) as refused:
+        session.table.submit(grab, "blue")
+    assert {f.rule for f in refused.value.findings} == {"LO-R19"}
+    assert "blue may claim no trophy" in str(refused.value)
