@@ -266,3 +266,22 @@ def test_de48_a_trophy_taken_by_hand_needs_its_axes():
         session.table.submit(grab, "blue")
     assert {f.rule for f in refused.value.findings} == {"LO-R19"}
     assert "blue may claim no trophy" in str(refused.value)
+
+
+def test_d7_tiles_with_no_empty_fjord_space_are_out_of_the_game():
+    """The German text is silent (DE:20); like Game Park, the tiles left when the fjord is full
+    go out of the game, with a note in the log."""
+    session = start(GAME)
+    lo = Looot(session.state, looot_game())
+    free = lo.free_spaces("blue")
+    supply = session.state.place("supply").contents
+    for space, tile in zip(free[:-1], supply, strict=False):
+        session.table.submit(actions.move(session.state, tile, "fjord_blue", spot=space), "blue")
+    lo = play(session, "shield DoubleGain", "viking 4,0")
+    assert lo.free_spaces("blue") == [free[-1]] and len(lo.gained("blue")) == 2
+    lo = play(session, f"place sheep {free[-1]}")
+    assert lo.phase == "end" and lo.gained("blue") == []
+    assert [session.state.pieces[p].kind for p in session.state.place("discard").contents] == [
+        "sheep"
+    ]
+    assert "out of the game" in session.table.entries[-1].command.label
