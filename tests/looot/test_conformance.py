@@ -70,3 +70,28 @@ def test_tabletop_simulate_looot(capsys):
     assert main(["simulate", "looot", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "2 games of Looot (standard)" in out
+
+
+def test_de52_the_game_ends_when_every_viking_is_placed():
+    from rules_assist.bots import RandomBot
+    from rules_assist.simulate import play_game
+
+    game = looot_game()
+    bots = {seat: RandomBot(n) for n, seat in enumerate(SEATS[:3])}
+    session = play_game(game, "standard", bots, seed=11)
+    try:
+        state = session.state
+        assert state.counters["phase"] == "over"
+        for seat in SEATS[:3]:
+            assert state.place(f"vikings_{seat}").contents == []
+            on_map = [
+                p
+                for p in state.place("landscape").contents
+                if state.pieces[p].kind == "viking" and state.pieces[p].owner == seat
+            ]
+            assert len(on_map) == 13
+        rows = game.score(state)
+        assert all(row["final"] for row in rows)
+        assert sum(row["winner"] for row in rows) >= 1
+    finally:
+        session.close()
