@@ -190,7 +190,6 @@ class PlaceItem(QGraphicsItem):
         pointy = self.orientation == "pointy"
         styled = bool(self.style)
         lit_spot = self.highlight_spot if self.highlighted else None
-        painter.setFont(theme.label_font(14))
         for name, cell in self.spots.items():
             lit = name == lit_spot
             fill = self.cell_colour(name)
@@ -203,19 +202,18 @@ class PlaceItem(QGraphicsItem):
                 )
                 painter.setBrush(QColor(255, 240, 170, 235) if lit else theme.BOARD_CELL)
             _draw_cell(painter, shape, cell, pointy)
+            self._paint_mark(painter, name, cell, fill)
             if styled:
-                self._paint_mark(painter, name, cell, fill)
                 painter.setFont(theme.label_font(max(9, int(cell.height() * 0.13))))
                 painter.setPen(_ink(fill, 110))
             else:
+                painter.setFont(theme.label_font(14))
                 painter.setPen(QColor(60, 70, 60, 140))
             painter.drawText(
                 cell.adjusted(0, cell.height() * (0.7 if styled else 0.62), 0, 0),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                 name,
             )
-            if styled:
-                painter.setFont(theme.label_font(14))
         if styled and lit_spot in self.spots:
             painter.setPen(QPen(theme.HIGHLIGHT, 5))
             painter.setBrush(QColor(255, 240, 170, 90))
@@ -237,9 +235,9 @@ class PlaceItem(QGraphicsItem):
                 )
 
     def _paint_mark(self, painter: QPainter, name: str, cell: QRectF, fill: QColor | None) -> None:
-        """A styled space's icon or letter in its middle, and its printed label at its top."""
+        """A styled space's icon or letter in its middle, and any space's printed label at its top."""
         attrs = self.nodes.get(name, {})
-        value = attrs.get(self.style["attr"])
+        value = attrs.get(self.style["attr"]) if self.style else None
         size = min(cell.width(), cell.height())
         middle = QRectF(0, 0, size * 0.46, size * 0.46)
         middle.moveCenter(cell.center())

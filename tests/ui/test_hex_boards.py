@@ -250,3 +250,23 @@ def test_tabletop_render_draws_the_setup_map(hexmap, tmp_path, capsys) -> None: 
             counts["wood"] += close(pixel, WOOD, 6)
             counts["water"] += close(pixel, WATER, 6)
     assert counts["wood"] > 200 and counts["water"] > 50, counts
+
+
+def test_a_printed_label_is_written_small_at_the_top_of_its_space(table, hexmap) -> None:  # noqa: ANN001
+    table.start(hexmap, seed=3)
+    nodes = table.state.places["map"].spaces.nodes
+    assert nodes["3,-1"]["label"] == "Lookout" and nodes["3,-1"]["terrain"] == "tower"
+    assert nodes["2,2"]["terrain"] == "tower" and "label" not in nodes["2,2"]
+
+    def dark_in_top_band(name: str) -> int:
+        cell = table.layout.spots("map")[name]
+        band = QRectF(cell.x + cell.w * 0.25, cell.y + cell.h * 0.1, cell.w * 0.5, cell.h * 0.2)
+        image = scene_image(table.scene, band)
+        return sum(
+            image.pixelColor(x, y).lightness() < 90
+            for x in range(image.width())
+            for y in range(image.height())
+        )
+
+    assert dark_in_top_band("3,-1") > 20
+    assert dark_in_top_band("2,2") == 0
