@@ -16,10 +16,10 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from tabletop.cli import main
-from tabletop.core import hexes
+from tabletop.core import Place, hexes
 from tabletop.modules import Module, load_module
 from tabletop.persist import Game
-from tabletop.ui.layout import BOARD_CELL, place_size
+from tabletop.ui.layout import BOARD_CELL, DEFAULT_PLACE, place_size
 from tabletop.ui.units import PX_PER_MM
 
 HEXMAP = Path(__file__).resolve().parent.parent / "hexmap"
@@ -270,3 +270,18 @@ def test_a_printed_label_is_written_small_at_the_top_of_its_space(table, hexmap)
 
     assert dark_in_top_band("3,-1") > 20
     assert dark_in_top_band("2,2") == 0
+
+
+def test_a_board_is_sized_from_its_spaces_only_when_its_shape_is_not_fixed() -> None:
+    axial = {"shape": "hex", "coords": "axial", "orientation": "flat", "spaces": ["0,0", "1,0"]}
+    # two flat hexes side by side: 3.5 sizes wide, 1.5 √3 sizes high
+    w, h = place_size(Place("m", "board", board=axial))
+    size = BOARD_CELL * PX_PER_MM / 2
+    assert (w, h) == pytest.approx((3.5 * size, 1.5 * math.sqrt(3) * size))
+    w2, h2 = place_size(Place("m", "board", board=axial, layout={"w": 70}))
+    assert w2 == 70 * PX_PER_MM and w2 / h2 == pytest.approx(w / h)
+    w3, _ = place_size(Place("m", "board", board=axial, layout={"cell": 10}))
+    assert w3 == pytest.approx(3.5 * 5 * PX_PER_MM)
+    grid = {"shape": "hex", "cols": 6, "rows": 5, "orientation": "flat"}
+    assert place_size(Place("v", "board", board=grid)) == DEFAULT_PLACE  # as it always was
+    assert place_size(Place("v", "board", board=grid, layout={"w": 50, "h": 40})) == (200, 160)
