@@ -62,13 +62,13 @@ def map_spec(seed: int) -> dict:
         terrain[h] = first[cell]
     second = face_cells(FACES[1])
     placed = hexes.place_face(second, (0, 0), turn)
-    # slide the second face right until it touches the first without overlapping
-    shift = 0
-    while True:
-        moved = {cell: (q + 7 + shift, r - 3) for cell, (q, r) in placed.items()}
-        if not set(moved.values()) & set(terrain):
+    # the second face to the right of the first: the first place where it touches without overlapping
+    for shift in range(-6, 20):
+        moved = {cell: (q + shift, r - 3) for cell, (q, r) in placed.items()}
+        hexes_there = set(moved.values())
+        touching = any(n in terrain for h in hexes_there for n in hexes.neighbours(h))
+        if touching and not hexes_there & set(terrain) and min(q for q, _ in hexes_there) > 0:
             break
-        shift += 1
     for cell, h in moved.items():
         terrain[h] = second[cell]
     spaces = [hexes.name(h) for h in sorted(terrain)]
