@@ -504,6 +504,10 @@ class FaceArt:
                 _icon_token(p, box, name)
             x += d + gap
 
+    def icon(self, name: str) -> QSvgRenderer | None:
+        """The module's picture ``icons/<name>.svg``, or None when it has none."""
+        return self._icon(name)
+
     def _icon(self, name: str) -> QSvgRenderer | None:
         if name not in self._icons:
             renderer = None

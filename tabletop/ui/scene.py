@@ -103,6 +103,7 @@ class TableScene(QGraphicsScene):
                 self.layout.places[place.id],
                 self.layout.spots(place.id) if place.spots else {},
                 place.label or place.id,
+                self.art.icon,
             )
             self.places[place.id] = item
             self.addItem(item)
