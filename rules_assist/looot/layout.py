@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from tabletop.core import hexes
 from tabletop.modules.catalogue import resources_dir
 
 Axial = tuple[int, int]
@@ -69,50 +70,39 @@ class Layout:
     sites: tuple[tuple[str, str, str], ...]  # per seat in order: (port, altar, palace)
 
 
-# ---- hex geometry ---------------------------------------------------------------------------
-AXIAL_STEPS: tuple[Axial, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-
-
+# ---- hex geometry (tabletop.core.hexes, with Looot's even-q boards) -------------------------
 def offset_to_axial(col: int, row: int) -> Axial:
     """Even-q offset to axial (flat tops, even columns shoved down)."""
-    return col, row - (col + (col & 1)) // 2
+    return hexes.offset_to_axial((col, row), "even")
 
 
 def axial_to_offset(q: int, r: int) -> tuple[int, int]:
     """Axial to even-q offset."""
-    return q, r + (q + (q & 1)) // 2
+    return hexes.axial_to_offset((q, r), "even")
 
 
 def rotate(cell: Axial, k: int) -> Axial:
     """An axial cell turned ``k`` times 60 degrees about the origin: (q, r) -> (-r, q + r)."""
-    q, r = cell
-    for _ in range(k % 6):
-        q, r = -r, q + r
-    return q, r
+    return hexes.rotate(cell, k)
 
 
 def neighbours(cell: Axial) -> list[Axial]:
-    q, r = cell
-    return [(q + dq, r + dr) for dq, dr in AXIAL_STEPS]
+    return hexes.neighbours(cell)
 
 
 def offset_neighbours(col: int, row: int) -> list[tuple[int, int]]:
     """The six even-q neighbours of a cell (some may be off the board)."""
-    return [axial_to_offset(*n) for n in neighbours(offset_to_axial(col, row))]
+    return hexes.offset_neighbours((col, row), "even")
 
 
 def place_cells(cells: Iterable[tuple[int, int]], origin: Axial, k: int) -> dict:
     """Each local even-q cell -> its axial hex once the board lies at ``origin``, turned k."""
-    placed = {}
-    for cell in cells:
-        q, r = rotate(offset_to_axial(*cell), k)
-        placed[cell] = (q + origin[0], r + origin[1])
-    return placed
+    return hexes.place_face(cells, origin, k)
 
 
 def key(cell: Axial) -> str:
     """A hex's space name on a board place: ``"q,r"``."""
-    return f"{cell[0]},{cell[1]}"
+    return hexes.name(cell)
 
 
 def cell_of(space: str) -> tuple[int, int]:
