@@ -285,3 +285,15 @@ def test_d7_tiles_with_no_empty_fjord_space_are_out_of_the_game():
         "sheep"
     ]
     assert "out of the game" in session.table.entries[-1].command.label
+
+
+def test_de43_the_occupied_space_shield_is_offered_only_with_a_target():
+    """With only the player's own Viking on the map, the German text leaves no target; Game
+    Park offers the shield once any Viking stands on the map (D2)."""
+    offered = {}
+    for variant in ("standard", "gamepark"):
+        session = start(GAME, variant)
+        assert "shield PlaceOnOccupiedSpace" not in legal(session)  # no Viking yet
+        play(session, "shield PlayAgain", "viking 4,0")
+        offered[variant] = "shield PlaceOnOccupiedSpace" in legal(session)
+    assert offered == {"standard": False, "gamepark": True}
