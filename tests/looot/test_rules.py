@@ -297,3 +297,21 @@ def test_de43_the_occupied_space_shield_is_offered_only_with_a_target():
         play(session, "shield PlayAgain", "viking 4,0")
         offered[variant] = "shield PlaceOnOccupiedSpace" in legal(session)
     assert offered == {"standard": False, "gamepark": True}
+
+
+def test_de32_a_site_completed_by_hand_is_reported_until_turned():
+    session = start(GAME)
+    lo = Looot(session.state, looot_game())
+    assert session.state.pieces["site-Port2"].owner == "blue"  # house, house, wood
+    houses = [p for s in sorted(lo.terrain) for p in lo.stack(s) if p.startswith("house")][:2]
+    wood = next(p for p in session.state.place("supply").contents if p.startswith("wood"))
+    for tile, space in zip([*houses, wood], ["4,1", "5,2", "6,1"], strict=True):
+        session.table.submit(actions.move(session.state, tile, "fjord_blue", spot=space), "blue")
+    (finding,) = looot_game().audit(session.state)
+    assert (finding.rule, finding.severity.value) == ("LO-R11", "warning")
+    assert finding.message == "site-Port2 has its requirements around it: turn it (DE:32)"
+    session.table.submit(
+        actions.set_property(session.state, "site-Port2", "complete", True), "blue"
+    )
+    assert looot_game().audit(session.state) == []
+    assert looot_game().breakdown(session.state, "blue")["categories"]["sites"] == 5

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules_assist.rules import Rulebook
-from tabletop.core import Command, Compound, Finding, Move, TableState, actions
+from tabletop.core import Command, Compound, Finding, Move, Severity, TableState, actions
 
 from ..layout import RESOURCES, SHIELDS
 from ..reading import LANDSCAPE, Looot, fjord, shields
@@ -135,6 +135,42 @@ def one_trophy(lo: Looot, seat: str) -> Iterator[Finding]:
             )
 
 
+def _turned(lo: Looot, pid: str, done: bool, rule: str, line: str) -> Iterator[Finding]:
+    if lo.complete(pid) and not done:
+        yield Finding(
+            rule,
+            f"{pid} is turned but the tiles around it do not hold its requirements ({line})",
+            pieces=(pid,),
+        )
+    elif done and not lo.complete(pid):
+        yield Finding(
+            rule,
+            f"{pid} has its requirements around it: turn it ({line})",
+            Severity.WARNING,
+            pieces=(pid,),
+        )
+
+
+@RULES.invariant(
+    "LO-R11",
+    "a site is turned exactly when the tiles around it hold its requirements (DE:32)",
+    places=("fjord_",),
+)
+def sites_turned(lo: Looot, seat: str) -> Iterator[Finding]:
+    for pid in lo.sites(seat):
+        yield from _turned(lo, pid, legal.site_done(lo, seat, pid), "LO-R11", "DE:32")
+
+
+@RULES.invariant(
+    "LO-R12",
+    "a longship is turned exactly when the resource tiles around it hold its three (DE:36)",
+    places=("fjord_",),
+)
+def longships_turned(lo: Looot, seat: str) -> Iterator[Finding]:
+    for pid in lo.longships(seat):
+        yield from _turned(lo, pid, legal.longship_done(lo, seat, pid), "LO-R12", "DE:36")
+
+
 @RULES.transition("LO-R6", "a tile laid on a fjord never moves again (DE:20)", places=("fjord_",))
 def tiles_stay(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
     if move.src.place.startswith("fjord_") and (
@@ -192,11 +228,6 @@ def viking_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Fin
         )
 
 
-def rulebook_for(game: Any) -> Rulebook:
-    """Looot's rulebook reading the table through ``game`` (its variant's readings)."""
-    return replace(RULES, reading=lambda state: Looot(state, game))
-
-
 @RULES.transition(
     "LO-R13",
     "one longship a turn, at its end, onto an empty space of the taker's fjord (DE:36)",
@@ -252,6 +283,11 @@ def trophy_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Fin
             f"with at least its axes ({legal.axes(lo, seat)} now) (DE:48)",
             pieces=(move.piece,),
         )
+
+
+def rulebook_for(game: Any) -> Rulebook:
+    """Looot's rulebook reading the table through ``game`` (its variant's readings)."""
+    return replace(RULES, reading=lambda state: Looot(state, game))
 
 
 # ---- what a hand move brings with it -------------------------------------------------------
