@@ -12,7 +12,7 @@ from tabletop.core import Command, TableState
 
 from . import rules
 from .flow import LoootFlow
-from .procedures import PROCEDURES
+from .procedures import PROCEDURES, complete_viking
 from .reading import Looot
 from .scoring import breakdown, winners
 from .setup import setup
@@ -39,7 +39,8 @@ class LoootGame(Game):
     has_complete_move = True
 
     def complete_move(self, state: TableState, command: Command) -> Command:
-        return rules.complete_move(state, command, self)
+        """A Viking or a longship moved by hand, with what the rules make follow."""
+        return rules.complete_move(state, complete_viking(state, command, self), self)
 
     @cached_property
     def flow(self) -> LoootFlow:  # type: ignore[override]

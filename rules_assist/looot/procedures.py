@@ -10,7 +10,7 @@ from typing import Any
 from rules_assist.game import Parameter, ProcedureSpec, ProcedureTable
 from rules_assist.procedures import ProcedureContext, ProcedureError
 from rules_assist.questions import Question
-from tabletop.core import actions, seat_of
+from tabletop.core import Command, Compound, Move, TableState, actions, seat_of
 
 from .reading import (
     DISCARD,
@@ -94,9 +94,14 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
         )
     )
     before = lo.groups(seat)
-    armed = lo.armed
     ctx.move(left[-1], LANDSCAPE, spot=space)
+    return _after_viking(ctx, game, seat, space, before)
+
+
+def _after_viking(ctx: Any, game: Any, seat: str, space: str, before: list[set[str]]) -> str:
+    """LO-R5, LO-R7..R10: what a Viking just put on ``space`` gains; the turn goes on."""
     lo = Looot(ctx.state, game)
+    armed = lo.armed
     resource = lo.terrain[space]
     got = [resource] * (2 if DOUBLE_GAIN in armed else 1)
     for tile in got:
@@ -118,7 +123,78 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
     return f"{seat} puts a Viking on {space}: " + ", ".join(got + buildings)
 
 
-def _gain_resource(ctx: ProcedureContext, lo: Looot, seat: str, tile: str) -> None:
+class _Scratch:
+    """The steps of a procedure made on the table and taken back at once: what a move by
+    hand brings with it (``complete_viking``)."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self.steps: list[Command] = []
+        self.notes: list[str] = []
+        self._mark = state.mark()
+
+    def do(self, command: Command) -> Command:
+        command.apply(self.state)
+        self.steps.append(command)
+        return command
+
+    def move(self, pid: str, place: str, *, spot: str | None = None) -> Command:
+        return self.do(actions.move(self.state, pid, place, spot=spot))
+
+    def set_property(self, pid: str, key: str, value: Any) -> Command:
+        return self.do(actions.set_property(self.state, pid, key, value))
+
+    def set_counter(self, name: str, value: Any) -> Command:
+        return self.do(actions.set_counter(self.state, name, value))
+
+    def add(self, record: dict[str, Any], place: str, *, spot: str | None = None) -> Command:
+        return self.do(actions.add_piece(self.state, record, place, spot=spot))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def take_back(self) -> None:
+        for command in reversed(self.steps):
+            command.inverse().apply(self.state)
+        self.state.back_to(self._mark)
+
+
+def complete_viking(state: TableState, command: Command, game: Any) -> Command:
+    """A Viking put by hand from its owner's supply onto a legal hex, on its owner's turn:
+    the command with what the ``viking`` procedure would gain (LO-R5, LO-R7..R10)."""
+    moves = [c for c in _flat(command) if isinstance(c, Move)]
+    if len(moves) != 1:
+        return command
+    (move,) = moves
+    piece = state.pieces.get(move.piece)
+    lo = Looot(state, game)
+    if (
+        piece is None
+        or piece.kind != "viking"
+        or move.src.place != f"vikings_{piece.owner}"
+        or move.dst.place != LANDSCAPE
+        or piece.owner != lo.to_move
+        or lo.phase != VIKINGS
+        or move.dst.spot not in viking_spaces(lo, piece.owner)
+    ):
+        return command
+    before = lo.groups(piece.owner)
+    scratch = _Scratch(state)
+    try:
+        scratch.do(command)
+        label = _after_viking(scratch, game, piece.owner, move.dst.spot, before)
+    finally:
+        scratch.take_back()
+    return Compound(label, tuple(scratch.steps), "looot.viking")
+
+
+def _flat(command: Command) -> list[Command]:
+    if isinstance(command, Compound):
+        return [c for inner in command.commands for c in _flat(inner)]
+    return [command]
+
+
+def _gain_resource(ctx: Any, lo: Looot, seat: str, tile: str) -> None:
     pieces = ctx.state.pieces
     found = [p for p in ctx.state.place(SUPPLY).contents if pieces[p].kind == tile]
     if found:
@@ -129,13 +205,13 @@ def _gain_resource(ctx: ProcedureContext, lo: Looot, seat: str, tile: str) -> No
     ctx.note(f"the {tile} tiles ran out: one more is added (the supply has no limit)")
 
 
-def _to_tiles(ctx: ProcedureContext, game: Any) -> None:
+def _to_tiles(ctx: Any, game: Any) -> None:
     """The Vikings are placed: lay the gained tiles, or go on to the end of the turn."""
     ctx.set_counter("phase", TILES)
     _settle(ctx, game)
 
 
-def _settle(ctx: ProcedureContext, game: Any) -> None:
+def _settle(ctx: Any, game: Any) -> None:
     """LO-R6: with no empty fjord space left, the tiles still to lay are out of the game (the
     German text is silent; Game Park discards them, D7). With none left to lay, the turn
     goes on to its end."""

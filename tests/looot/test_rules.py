@@ -315,3 +315,19 @@ def test_de32_a_site_completed_by_hand_is_reported_until_turned():
     )
     assert looot_game().audit(session.state) == []
     assert looot_game().breakdown(session.state, "blue")["categories"]["sites"] == 5
+
+
+def test_de20_a_viking_put_by_hand_gains_as_the_procedure_does():
+    """A Viking dragged onto a legal hex brings its gains with it (the game's complete_move);
+    the table is the same as after the ``viking`` procedure."""
+    by_hand = start(GAME)
+    digest = by_hand.state.digest()
+    drop = actions.move(by_hand.state, "viking-blue-13", "landscape", spot="1,1")
+    completed = looot_game().complete_move(by_hand.state, drop)
+    assert by_hand.state.digest() == digest  # nothing changed yet
+    by_hand.table.submit(completed, "blue")
+    by_procedure = start(GAME)
+    play(by_procedure, "viking 1,1")
+    assert by_hand.state.digest() == by_procedure.state.digest()
+    lo = Looot(by_hand.state, looot_game())
+    assert lo.phase == "tiles" and len(lo.gained("blue")) == 2  # axe and a house from 0,1
