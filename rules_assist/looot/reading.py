@@ -64,7 +64,16 @@ class Looot:
 
     def number(self, name: str) -> Any:
         """One of the rules' numbers or readings: the variant's, else the module's constant."""
-        return self.game.number(self.variant, name)
+        key = (self.state.counters.get("variant"), name)
+        found = self._numbers.get(key, self._numbers)
+        if found is self._numbers:
+            found = self._numbers[key] = self.game.number(self.variant, name)
+        return found
+
+    @cached_property
+    def _numbers(self) -> dict[tuple[Any, str], Any]:
+        """The numbers read so far, by the variant recorded and the name."""
+        return {}
 
     @cached_property
     def data(self) -> LoootData:
@@ -191,12 +200,16 @@ class Looot:
 
     def own_spaces(self, seat: str) -> set[str]:
         """The landscape spaces holding one of the seat's Vikings."""
-        pieces = self.state.pieces
-        return {
-            space
-            for space, ids in self._where["vikings"].items()
-            if any(pieces[v].owner == seat for v in ids)
-        }
+        memo = self.state.positions_memo()
+        found = memo.get(("looot.own", seat))
+        if found is None:
+            pieces = self.state.pieces
+            found = memo["looot.own", seat] = frozenset(
+                space
+                for space, ids in self._where["vikings"].items()
+                if any(pieces[v].owner == seat for v in ids)
+            )
+        return set(found)
 
     def group_of(self, seat: str, space: str) -> set[str]:
         """The connected group of the seat's own Vikings holding ``space`` (LO-R8, LO-R9)."""
@@ -257,11 +270,12 @@ class Looot:
     def free_spaces(self, seat: str) -> list[str]:
         """The empty fjord spaces, in the order of the board's rows then columns."""
         taken = self.fjord_pieces(seat)
-        return [
-            f"{c},{r}"
-            for c, r in sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
-            if f"{c},{r}" not in taken
-        ]
+        memo = self.state.layout_memo()
+        order = memo.get("looot.free_order")
+        if order is None:
+            cells = sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
+            order = memo["looot.free_order"] = tuple(f"{c},{r}" for c, r in cells)
+        return [space for space in order if space not in taken]
 
     def fjord_neighbours(self, space: str) -> tuple[str, ...]:
         return tuple(sorted(self.state.place(fjord(self.seats[0])).graph[space]))
