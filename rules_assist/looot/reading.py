@@ -164,6 +164,10 @@ class Looot:
             }
         return found
 
+    def occupied(self) -> list[str]:
+        """The landscape spaces holding a Viking of any colour."""
+        return list(self._where["vikings"])
+
     def vikings_on(self, space: str) -> list[str]:
         return self._where["vikings"].get(space, [])
 

@@ -58,10 +58,10 @@ def viking_spaces(lo: Looot, seat: str, armed: Iterable[str] | None = None) -> l
         # LO-R3 read from the other side: the spaces around each Viking and each longship (or
         # water space), the same spaces as next_to_viking_or_longship finds one by one
         near: set[str] = set()
-        for space in lo.terrain:
-            if lo.vikings_on(space) or (
-                lo.terrain[space] == "water" and (any_water or lo.ship_on(space))
-            ):
+        for space in lo.occupied():
+            near.update(lo.adjacent[space])
+        for space in lo.water:
+            if any_water or lo.ship_on(space):
                 near.update(lo.adjacent[space])
         found = memo["looot.viking_spaces", any_water] = tuple(
             sorted(s for s in near if resource_space(lo, s) and not lo.vikings_on(s))
