@@ -135,9 +135,10 @@ class Looot:
             found = memo["looot.adjacent"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
         return found
 
-    @cached_property
+    @property
     def _where(self) -> dict[str, Any]:
-        """What lies on each landscape space, by kind (the positions memo)."""
+        """What lies on each landscape space, by kind (the positions memo: read afresh each
+        time, so what is kept from it in the memo is of the table as it is now)."""
         memo = self.state.positions_memo()
         found = memo.get("looot.where")
         if found is None:
