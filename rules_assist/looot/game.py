@@ -10,10 +10,10 @@ from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
 from rules_assist.rules import Rulebook
 from tabletop.core import Command, TableState
 
-from . import rules
+from . import card_view, rules
 from .bots import GreedyBot
 from .flow import LoootFlow
-from .procedures import PROCEDURES, complete_viking
+from .procedures import PROCEDURES, complete_tile, complete_viking
 from .reading import Looot
 from .scoring import breakdown, winners
 from .setup import setup
@@ -39,9 +39,16 @@ class LoootGame(Game):
 
     has_complete_move = True
 
+    has_token_view = True
+
+    def token_view(self, piece: Any) -> Any:
+        """A token's display roles: tiles, shields, longships, sites, trophies (card_view.py)."""
+        return card_view.token_view(piece)
+
     def complete_move(self, state: TableState, command: Command) -> Command:
-        """A Viking or a longship moved by hand, with what the rules make follow."""
-        return rules.complete_move(state, complete_viking(state, command, self), self)
+        """A Viking, a tile or a longship moved by hand, with what the rules make follow."""
+        command = complete_tile(state, complete_viking(state, command, self), self)
+        return rules.complete_move(state, command, self)
 
     @cached_property
     def flow(self) -> LoootFlow:  # type: ignore[override]

@@ -101,7 +101,17 @@ TERRAIN_STYLE = {
         "water": "#2b6ca3",
         "trophy": "#f5d76e",
     },
-    "letters": {"house": "H", "watchtower": "T", "castle": "C"},
+    "icons": {
+        "wood": "wood",
+        "sheep": "sheep",
+        "gold": "gold",
+        "axe": "axe",
+        "house": "house",
+        "watchtower": "watchtower",
+        "castle": "castle",
+        "water": "water",
+        "trophy": "trophy",
+    },
 }
 
 
@@ -127,7 +137,7 @@ def landscape_spec(layout: Layout) -> dict[str, Any]:
             },
             "style": TERRAIN_STYLE,
         },
-        "layout": {"x": 20, "y": 80, "cell": 22},
+        "layout": {"x": 20, "y": 70, "cell": 30, "piles": True},
     }
 
 

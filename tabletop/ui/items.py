@@ -324,6 +324,7 @@ class PieceItem(QGraphicsItem):
         self.w, self.h = size
         self.visible_face = True
         self.marked = False  # one of the pieces moved last
+        self.count = 0  # the top of a pile of this many: drawn as a number on it
         self.finding: str | None = None  # a rules finding's text, outlined in red
         self.regions: list[
             tuple[str, QRectF]
@@ -358,6 +359,8 @@ class PieceItem(QGraphicsItem):
         painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
         if self.regions and not self.art.draws_regions(self.piece, self.visible_face):
             self._paint_regions(painter)
+        if self.count > 1:
+            self._paint_count(painter)
         if self.isSelected() or self.marked or self.finding:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -370,6 +373,22 @@ class PieceItem(QGraphicsItem):
             elif self.marked:
                 painter.setPen(QPen(theme.MARK, 3, Qt.PenStyle.DashLine))
                 painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)
+
+    def _paint_count(self, painter: QPainter) -> None:
+        """A pile's size in a dark pill at the top piece's lower right corner."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        text = str(self.count)
+        side = max(12.0, min(self.w, self.h) * 0.42)
+        font = theme.label_font(max(7, int(side * 0.62)))
+        font.setBold(True)
+        painter.setFont(font)
+        width = max(side, painter.fontMetrics().horizontalAdvance(text) + side * 0.45)
+        pill = QRectF(self.w - width + 4, self.h - side + 4, width, side)
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 1.2))
+        painter.setBrush(QColor(30, 26, 22, 225))
+        painter.drawRoundedRect(pill, side / 2, side / 2)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_regions(self, painter: QPainter) -> None:
         """Quiet outlines of the regions a card carries, so players see where cubes go."""

@@ -28,6 +28,8 @@ Size = Callable[[str], tuple[float, float]]  # piece id -> (w, h) in scene units
 GAP = 6 * PX_PER_MM
 ZONE_GAP = 12 * PX_PER_MM
 ZONE_LABEL = 16 * PX_PER_MM
+PILE_STEP = 0.5 * PX_PER_MM  # how far each piece of a pile lies above the one under it
+PILE_DEPTH = 3  # a pile shows at most this many edges under its top
 DEFAULT_PLACE = (70 * PX_PER_MM, 95 * PX_PER_MM)
 BOARD_CELL = 28.0  # millimetres across one space of a board sized from its spaces
 
@@ -165,6 +167,20 @@ class TableLayout:
         top = shared.bottom + (ZONE_GAP if fixed else 0)
         if loose:
             top = self._flow(loose, shared.x, top, width) + ZONE_GAP
+        seated = [s for s in self.state.seats if by_seat.get(s.id)]
+        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+        if columns and seated:  # the seats' zones side by side, each as wide as its widest place
+            column = max(place_size(p)[0] for s in seated for p in by_seat[s.id])
+            column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
+            left, bottom_all = shared.x, top
+            for seat in seated:
+                places = by_seat.pop(seat.id)
+                bottom = self._flow(places, left, top + ZONE_LABEL, column)
+                rect = Rect(left - GAP / 2, top, column + GAP, bottom - top + GAP / 2)
+                self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
+                left += column + GAP * 1.5
+                bottom_all = max(bottom_all, rect.bottom)
+            top = bottom_all + ZONE_GAP / 2
         for seat in self.state.seats:
             places = by_seat.pop(seat.id, [])
             if not places:
@@ -274,6 +290,8 @@ class TableLayout:
         w, h = self.size(pid)
         index = place.contents.index(pid)
         kind = place.kind
+        if self.piles(place.id):
+            return self._pile_pos(place, pid, rect)
         if place.spots:
             cell = self.spots(place.id).get(piece.spot or "")
             if cell is None:
@@ -294,6 +312,57 @@ class TableLayout:
             shift = min(index, 4) * 0.6 * PX_PER_MM
             return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
         return _packed(rect, index, len(place.contents), w, h)
+
+    # ---- piles: pieces of one kind on one spot (or in one bowl) lie on each other --------
+    def piles(self, place_id: str) -> bool:
+        """Whether the place piles its pieces by kind (``layout = { piles = true }``)."""
+        return bool(self.state.places[place_id].layout.get("piles"))
+
+    def _groups(self, place: Place, spot: str | None) -> dict[tuple, list[str]]:
+        """The piles of one spot (or of the whole place when it has no spots), by kind and
+        owner, in the order each first lies there; within a pile, later lies above."""
+        groups: dict[tuple, list[str]] = {}
+        for p in place.contents:
+            other = self.state.pieces[p]
+            if place.spots and other.spot != spot:
+                continue
+            groups.setdefault((other.kind, other.owner), []).append(p)
+        return groups
+
+    def _pile_pos(self, place: Place, pid: str, rect: Rect) -> tuple[float, float]:
+        piece = self.state.pieces[pid]
+        groups = self._groups(place, piece.spot)
+        names = list(groups)
+        group = groups[(piece.kind, piece.owner)]
+        heads = [self.size(g[-1]) for g in groups.values()]
+        w, h = self.size(pid)
+        i = names.index((piece.kind, piece.owner))
+        if place.spots:
+            cell = self.spots(place.id).get(piece.spot or "")
+            if cell is None:
+                return rect.x, rect.y
+            if place.kind == "board" and self.is_hex(place.id):
+                pointy = place.spaces.orientation == "pointy"
+                x, y = _hex_cluster(cell, pointy, i, heads)
+            else:
+                x, y = _cluster(cell, i, len(names), w, h)
+        else:
+            step_w = max(s[0] for s in heads)
+            step_h = max(s[1] for s in heads)
+            x, y = _packed(rect, i, len(names), step_w, step_h)
+        depth = min(group.index(pid), PILE_DEPTH)
+        lift = depth * PILE_STEP - min(len(group) - 1, PILE_DEPTH) * PILE_STEP / 2
+        return x - lift, y - lift
+
+    def pile_count(self, pid: str) -> int:
+        """How many pieces lie in the pile whose top is ``pid`` (0: not a pile's top, or a
+        place that does not pile)."""
+        piece = self.state.pieces[pid]
+        place = self.state.places[piece.place]
+        if not self.piles(place.id):
+            return 0
+        group = self._groups(place, piece.spot).get((piece.kind, piece.owner), [])
+        return len(group) if group and group[-1] == pid else 0
 
     def piece_z(self, pid: str) -> float:
         """Stacking order: later in a place lies above; what lies on a card lies above the card."""
