@@ -11,6 +11,7 @@ from rules_assist.rules import Rulebook
 from tabletop.core import Command, TableState
 
 from . import card_view, rules
+from .bots import GreedyBot
 from .flow import LoootFlow
 from .procedures import PROCEDURES, complete_tile, complete_viking
 from .reading import Looot
@@ -100,4 +101,4 @@ class LoootGame(Game):
 
     @property
     def bots(self) -> dict[str, Any]:
-        return {"random": RandomBot}
+        return {"random": RandomBot, "greedy": GreedyBot}

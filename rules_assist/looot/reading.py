@@ -64,7 +64,16 @@ class Looot:
 
     def number(self, name: str) -> Any:
         """One of the rules' numbers or readings: the variant's, else the module's constant."""
-        return self.game.number(self.variant, name)
+        key = (self.state.counters.get("variant"), name)
+        found = self._numbers.get(key, self._numbers)
+        if found is self._numbers:
+            found = self._numbers[key] = self.game.number(self.variant, name)
+        return found
+
+    @cached_property
+    def _numbers(self) -> dict[tuple[Any, str], Any]:
+        """The numbers read so far, by the variant recorded and the name."""
+        return {}
 
     @cached_property
     def data(self) -> LoootData:
@@ -126,9 +135,10 @@ class Looot:
             found = memo["looot.adjacent"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
         return found
 
-    @cached_property
+    @property
     def _where(self) -> dict[str, Any]:
-        """What lies on each landscape space, by kind (the positions memo)."""
+        """What lies on each landscape space, by kind (the positions memo: read afresh each
+        time, so what is kept from it in the memo is of the table as it is now)."""
         memo = self.state.positions_memo()
         found = memo.get("looot.where")
         if found is None:
@@ -154,6 +164,10 @@ class Looot:
                 "trophies": trophies,
             }
         return found
+
+    def occupied(self) -> list[str]:
+        """The landscape spaces holding a Viking of any colour."""
+        return list(self._where["vikings"])
 
     def vikings_on(self, space: str) -> list[str]:
         return self._where["vikings"].get(space, [])
@@ -191,12 +205,16 @@ class Looot:
 
     def own_spaces(self, seat: str) -> set[str]:
         """The landscape spaces holding one of the seat's Vikings."""
-        pieces = self.state.pieces
-        return {
-            space
-            for space, ids in self._where["vikings"].items()
-            if any(pieces[v].owner == seat for v in ids)
-        }
+        memo = self.state.positions_memo()
+        found = memo.get(("looot.own", seat))
+        if found is None:
+            pieces = self.state.pieces
+            found = memo["looot.own", seat] = frozenset(
+                space
+                for space, ids in self._where["vikings"].items()
+                if any(pieces[v].owner == seat for v in ids)
+            )
+        return set(found)
 
     def group_of(self, seat: str, space: str) -> set[str]:
         """The connected group of the seat's own Vikings holding ``space`` (LO-R8, LO-R9)."""
@@ -257,11 +275,12 @@ class Looot:
     def free_spaces(self, seat: str) -> list[str]:
         """The empty fjord spaces, in the order of the board's rows then columns."""
         taken = self.fjord_pieces(seat)
-        return [
-            f"{c},{r}"
-            for c, r in sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
-            if f"{c},{r}" not in taken
-        ]
+        memo = self.state.layout_memo()
+        order = memo.get("looot.free_order")
+        if order is None:
+            cells = sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
+            order = memo["looot.free_order"] = tuple(f"{c},{r}" for c, r in cells)
+        return [space for space in order if space not in taken]
 
     def fjord_neighbours(self, space: str) -> tuple[str, ...]:
         return tuple(sorted(self.state.place(fjord(self.seats[0])).graph[space]))

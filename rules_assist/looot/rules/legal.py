@@ -51,11 +51,22 @@ def viking_spaces(lo: Looot, seat: str, armed: Iterable[str] | None = None) -> l
     armed = lo.armed if armed is None else tuple(armed)
     if OCCUPIED in armed:
         return sorted(s for s in lo.terrain if occupied_target(lo, seat, s))
-    return sorted(
-        s
-        for s in lo.terrain
-        if resource_space(lo, s) and not lo.vikings_on(s) and next_to_viking_or_longship(lo, s)
-    )
+    any_water = bool(lo.number("any_water"))
+    memo = lo.state.positions_memo()
+    found = memo.get(("looot.viking_spaces", any_water))
+    if found is None:
+        # LO-R3 read from the other side: the spaces around each Viking and each longship (or
+        # water space), the same spaces as next_to_viking_or_longship finds one by one
+        near: set[str] = set()
+        for space in lo.occupied():
+            near.update(lo.adjacent[space])
+        for space in lo.water:
+            if any_water or lo.ship_on(space):
+                near.update(lo.adjacent[space])
+        found = memo["looot.viking_spaces", any_water] = tuple(
+            sorted(s for s in near if resource_space(lo, s) and not lo.vikings_on(s))
+        )
+    return list(found)
 
 
 def shield_offers(lo: Looot, seat: str) -> list[str]:
