@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from tabletop.core import TableState
 
@@ -115,25 +116,20 @@ class Looot:
     # ---- the landscape ------------------------------------------------------------------
     @cached_property
     def terrain(self) -> dict[str, str]:
-        """Each landscape space's terrain (static: the layout memo)."""
-        memo = self.state.layout_memo()
-        found = memo.get("looot.terrain")
+        """Each landscape space's terrain (static: kept with the board's graph)."""
+        readings = board_readings(self.state.place(LANDSCAPE).graph)
+        found = readings.get("terrain")
         if found is None:
             graph = self.state.place(LANDSCAPE).graph
-            found = memo["looot.terrain"] = {
+            found = readings["terrain"] = {
                 n: str(d.get("terrain", "")) for n, d in graph.nodes(data=True)
             }
         return found
 
     @cached_property
     def adjacent(self) -> dict[str, tuple[str, ...]]:
-        """Each landscape space's neighbours."""
-        memo = self.state.layout_memo()
-        found = memo.get("looot.adjacent")
-        if found is None:
-            graph = self.state.place(LANDSCAPE).graph
-            found = memo["looot.adjacent"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
-        return found
+        """Each landscape space's neighbours (static: kept with the board's graph)."""
+        return neighbours_of(self.state.place(LANDSCAPE).graph)
 
     @property
     def _where(self) -> dict[str, Any]:
@@ -180,6 +176,10 @@ class Looot:
         """The building tiles still on a building space (LO-R10), top last."""
         return self._where["stacks"].get(space, [])
 
+    def stacks(self) -> dict[str, list[str]]:
+        """Each building space with tiles left -> its tiles, top last (LO-R10)."""
+        return self._where["stacks"]
+
     def ship_on(self, space: str) -> str | None:
         return self._where["ships"].get(space)
 
@@ -189,11 +189,11 @@ class Looot:
     @cached_property
     def water(self) -> list[str]:
         """The water spaces, in the ocean board's order 0..4."""
-        memo = self.state.layout_memo()
-        found = memo.get("looot.water")
+        readings = board_readings(self.state.place(LANDSCAPE).graph)
+        found = readings.get("water")
         if found is None:
             graph = self.state.place(LANDSCAPE).graph
-            found = memo["looot.water"] = [
+            found = readings["water"] = [
                 n
                 for _, n in sorted(
                     (int(str(d.get("local", "0,0")).split(",")[0]), n)
@@ -283,7 +283,7 @@ class Looot:
         return [space for space in order if space not in taken]
 
     def fjord_neighbours(self, space: str) -> tuple[str, ...]:
-        return tuple(sorted(self.state.place(fjord(self.seats[0])).graph[space]))
+        return neighbours_of(self.state.place(fjord(self.seats[0])).graph)[space]
 
     def tiles(self, seat: str) -> Counter[str]:
         """The seat's tiles on the fjord, by type (resources and buildings)."""
@@ -330,6 +330,28 @@ class Looot:
     # ---- the end -----------------------------------------------------------------------
     def over(self) -> bool:
         return self.phase == OVER
+
+
+# A board's graph is never changed once built (places share it), so what is read of it alone
+# is kept with it, past the changes that empty the table's memos.
+_BOARD_READINGS: WeakKeyDictionary[Any, dict[str, Any]] = WeakKeyDictionary()
+
+
+def board_readings(graph: Any) -> dict[str, Any]:
+    """What has been read of a board's graph alone, by name."""
+    found = _BOARD_READINGS.get(graph)
+    if found is None:
+        found = _BOARD_READINGS[graph] = {}
+    return found
+
+
+def neighbours_of(graph: Any) -> dict[str, tuple[str, ...]]:
+    """Each space of a board -> its neighbours, sorted."""
+    readings = board_readings(graph)
+    found = readings.get("neighbours")
+    if found is None:
+        found = readings["neighbours"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
+    return found
 
 
 def space_cell(space: str) -> tuple[int, int]:

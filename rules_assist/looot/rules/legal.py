@@ -106,7 +106,7 @@ def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Captur
     """LO-R7..R10 for a Viking just put on ``space``; ``before`` is the seat's groups as they
     were before it (for the gamepark variant's pair per group, D3)."""
     taken: list[tuple[str, str]] = []
-    left = {s: list(lo.stack(s)) for s in lo.terrain if lo.stack(s)}
+    left = {s: list(tiles) for s, tiles in lo.stacks().items()}
 
     def take(building: str) -> None:
         if left.get(building):
