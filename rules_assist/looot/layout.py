@@ -397,15 +397,21 @@ def _contact(cells: Iterable[Axial], taken: Mapping[Axial, object] | set) -> int
     return sum(1 for cell in cells for n in neighbours(cell) if n in taken)
 
 
-def _edges_to(taken: Iterable[Axial]) -> dict[Axial, int]:
-    """Each hex -> the edges it shares with ``taken`` (adjacency is symmetric, so a cell's
-    contact with ``taken`` is this count, read once instead of six tests a cell)."""
-    found: dict[Axial, int] = {}
-    for q, r in taken:
-        for dq, dr in hexes.DIRECTIONS:
-            n = (q + dq, r + dr)
-            found[n] = found.get(n, 0) + 1
-    return found
+# A hex as one whole number, q * _W + r: sums and differences of hexes are those of their
+# numbers, and the numbers sort as the (q, r) pairs do (the map is far smaller than _W).
+_W = 1 << 16
+
+
+def _number(h: Axial) -> int:
+    return h[0] * _W + h[1]
+
+
+def _hex(n: int) -> Axial:
+    q = (n + _W // 2) // _W
+    return q, n - q * _W
+
+
+_STEPS = tuple(_number(d) for d in hexes.DIRECTIONS)
 
 
 def _placements(
@@ -418,21 +424,28 @@ def _placements(
     """Every way to lay a board's cells beside the map without overlap, (origin, k), where the
     cells at the indices ``touching`` share at least ``least`` edges with the map (or with
     the part of it ``against``)."""
-    edges = _edges_to(taken if against is None else against)
-    border = {n for cell in taken for n in neighbours(cell) if n not in taken}
-    outside = [(h, count) for h, count in edges.items() if h not in taken]
+    filled = {_number(h) for h in taken}
+    # each hex off the map -> the edges it shares with the map (or with ``against``); as
+    # adjacency is symmetric, a cell's contact is read here once instead of six tests a cell
+    edges: dict[int, int] = {}
+    for h in filled if against is None else {_number(h) for h in against}:
+        for step in _STEPS:
+            n = h + step
+            if n not in filled:
+                edges[n] = edges.get(n, 0) + 1
+    border = {h + step for h in filled for step in _STEPS} - filled
     found = []
     for k in range(6):
-        turned = [rotate(offset_to_axial(*cell), k) for cell in cells]
-        overlapping = {(h[0] - t[0], h[1] - t[1]) for h in taken for t in turned}
-        origins = sorted({(b[0] - t[0], b[1] - t[1]) for b in border for t in turned} - overlapping)
+        turned = [_number(rotate(offset_to_axial(*cell), k)) for cell in cells]
+        ends = [turned[i] for i in touching]
+        overlapping = {h - t for h in filled for t in turned}
+        origins = sorted({b - t for b in border for t in turned} - overlapping)
         # the edges the touching cells share with the map, for every origin at once
-        contact: dict[Axial, int] = {}
-        for (hq, hr), count in outside:
-            for i in touching:
-                o = (hq - turned[i][0], hr - turned[i][1])
-                contact[o] = contact.get(o, 0) + count
-        found += [(o, k) for o in origins if contact.get(o, 0) >= least]
+        contact: dict[int, int] = {}
+        for h, count in edges.items():
+            for t in ends:
+                contact[h - t] = contact.get(h - t, 0) + count
+        found += [(_hex(o), k) for o in origins if contact.get(o, 0) >= least]
     return found
 
 
