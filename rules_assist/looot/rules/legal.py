@@ -57,14 +57,15 @@ def viking_spaces(lo: Looot, seat: str, armed: Iterable[str] | None = None) -> l
     if found is None:
         # LO-R3 read from the other side: the spaces around each Viking and each longship (or
         # water space), the same spaces as next_to_viking_or_longship finds one by one
+        occupied = set(lo.occupied())
         near: set[str] = set()
-        for space in lo.occupied():
+        for space in occupied:
             near.update(lo.adjacent[space])
         for space in lo.water:
             if any_water or lo.ship_on(space):
                 near.update(lo.adjacent[space])
         found = memo["looot.viking_spaces", any_water] = tuple(
-            sorted(s for s in near if resource_space(lo, s) and not lo.vikings_on(s))
+            sorted(s for s in near - occupied if resource_space(lo, s))
         )
     return list(found)
 
@@ -79,9 +80,7 @@ def shield_offers(lo: Looot, seat: str) -> list[str]:
     for shield in lo.shields_unused(seat):
         if shield in lo.armed:
             continue
-        if shield == OCCUPIED and not any(
-            occupied_target(lo, seat, s) for s in lo.terrain if lo.vikings_on(s)
-        ):
+        if shield == OCCUPIED and not any(occupied_target(lo, seat, s) for s in lo.occupied()):
             continue
         offers.append(shield)
     return offers
