@@ -163,3 +163,9 @@ def longship_word(props: Mapping[str, Any]) -> str:
     """A longship in a player's words: 'the wood longship +1 (axe, axe, wood)'."""
     needs = ", ".join(str(n) for n in props.get("needs") or [])
     return f"the {props.get('type')} longship +{props.get('bonus')} ({needs})"
+
+
+def site_word(props: Mapping[str, Any]) -> str:
+    """A construction site in a player's words: "the Jarl's palace (9 points)"."""
+    name = SITE_NAMES.get(str(props.get("type", "")), str(props.get("site", "site")))
+    return f"the {name} ({props.get('value')} points)"

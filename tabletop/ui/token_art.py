@@ -168,7 +168,7 @@ def draw_token_view(
     if needs:
         row_h = min(inner.height() * 0.34, inner.width() / max(len(needs), 1))
         row = QRectF(inner.left(), bottom - row_h, inner.width(), row_h)
-        _icon_row(p, row, needs, icons, c)
+        _icon_row(p, row, needs, icons)
         bottom = row.top()
     name = str(view.get("icon") or "")
     if name:
@@ -196,7 +196,7 @@ def draw_token_view(
         )
 
 
-def _icon_row(p: QPainter, row: QRectF, names: list[str], icons: Icons, under: QColor) -> None:
+def _icon_row(p: QPainter, row: QRectF, names: list[str], icons: Icons) -> None:
     d = min(row.height(), row.width() / len(names))
     x = row.center().x() - d * len(names) / 2
     for name in names:

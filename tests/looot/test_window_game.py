@@ -14,10 +14,13 @@ import pytest
 from PySide6.QtWidgets import QPushButton
 
 from rules_assist.looot.bots import GreedyBot
+from rules_assist.looot.card_view import SITE_DONE
 from rules_assist.looot.moves import looot_game
 from rules_assist.looot.reading import Looot
 from rules_assist.looot.rules.legal import viking_spaces
 from tabletop.modules import find_module
+from tabletop.ui.token_art import seen_of
+from tabletop.visibility import can_see
 from tests.ui.conftest import Table, games_dir, settings, settings_path, window  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -120,6 +123,15 @@ def test_de52_a_whole_three_player_game_in_the_window_against_two_bots(table) ->
     assert set(rows) == set(SEATS) and all(row["final"] for row in rows.values())
     assert any(row["winner"] for row in rows.values())
     assert rows["blue"]["sites"] > 0  # Blue finished a construction site by hand (DE:32)
+    # on the table: Blue's used shields struck through, its completed sites on their gold side
+    for piece in state.pieces.values():
+        if piece.owner != "blue" or piece.kind not in ("shield", "site"):
+            continue
+        view = game.token_view(seen_of(piece, can_see(state, piece, "blue")))
+        if piece.kind == "shield":
+            assert bool(view.get("dim")) == (not piece.face_up), piece.id
+        else:
+            assert (view["colour"] == SITE_DONE) == bool(piece.props.get("complete")), piece.id
     # the log speaks of seats, terrain and tiles as players do, never of piece ids
     words = [e.command.describe() for e in table.live.entries if e.actor == "blue"]
     assert any(w.startswith("Blue puts a Viking on the ") for w in words), words[:5]
