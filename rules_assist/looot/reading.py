@@ -23,7 +23,6 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from tabletop.core import TableState
 
@@ -116,20 +115,26 @@ class Looot:
     # ---- the landscape ------------------------------------------------------------------
     @cached_property
     def terrain(self) -> dict[str, str]:
-        """Each landscape space's terrain (static: kept with the board's graph)."""
-        readings = board_readings(self.state.place(LANDSCAPE).graph)
-        found = readings.get("terrain")
+        """Each landscape space's terrain (static: the layout memo)."""
+        memo = self.state.layout_memo()
+        found = memo.get("looot.terrain")
         if found is None:
-            graph = self.state.place(LANDSCAPE).graph
-            found = readings["terrain"] = {
-                n: str(d.get("terrain", "")) for n, d in graph.nodes(data=True)
-            }
+            nodes = self._board(LANDSCAPE).nodes
+            found = memo["looot.terrain"] = {n: str(d.get("terrain", "")) for n, d in nodes.items()}
         return found
 
     @cached_property
     def adjacent(self) -> dict[str, tuple[str, ...]]:
-        """Each landscape space's neighbours (static: kept with the board's graph)."""
-        return neighbours_of(self.state.place(LANDSCAPE).graph)
+        """Each landscape space's neighbours (static: the layout memo)."""
+        memo = self.state.layout_memo()
+        found = memo.get("looot.adjacent")
+        if found is None:
+            found = memo["looot.adjacent"] = neighbours_of(self._board(LANDSCAPE))
+        return found
+
+    def _board(self, place: str) -> Any:
+        """A board place's spaces and edges (plain data: no graph is built for the rules)."""
+        return self.state.place(place).spaces
 
     @property
     def _where(self) -> dict[str, Any]:
@@ -189,15 +194,15 @@ class Looot:
     @cached_property
     def water(self) -> list[str]:
         """The water spaces, in the ocean board's order 0..4."""
-        readings = board_readings(self.state.place(LANDSCAPE).graph)
-        found = readings.get("water")
+        memo = self.state.layout_memo()
+        found = memo.get("looot.water")
         if found is None:
-            graph = self.state.place(LANDSCAPE).graph
-            found = readings["water"] = [
+            nodes = self._board(LANDSCAPE).nodes
+            found = memo["looot.water"] = [
                 n
                 for _, n in sorted(
                     (int(str(d.get("local", "0,0")).split(",")[0]), n)
-                    for n, d in graph.nodes(data=True)
+                    for n, d in nodes.items()
                     if d.get("terrain") == "water"
                 )
             ]
@@ -283,7 +288,11 @@ class Looot:
         return [space for space in order if space not in taken]
 
     def fjord_neighbours(self, space: str) -> tuple[str, ...]:
-        return neighbours_of(self.state.place(fjord(self.seats[0])).graph)[space]
+        memo = self.state.layout_memo()
+        found = memo.get("looot.fjord_adjacent")
+        if found is None:
+            found = memo["looot.fjord_adjacent"] = neighbours_of(self._board(fjord(self.seats[0])))
+        return found[space]
 
     def tiles(self, seat: str) -> Counter[str]:
         """The seat's tiles on the fjord, by type (resources and buildings)."""
@@ -332,26 +341,13 @@ class Looot:
         return self.phase == OVER
 
 
-# A board's graph is never changed once built (places share it), so what is read of it alone
-# is kept with it, past the changes that empty the table's memos.
-_BOARD_READINGS: WeakKeyDictionary[Any, dict[str, Any]] = WeakKeyDictionary()
-
-
-def board_readings(graph: Any) -> dict[str, Any]:
-    """What has been read of a board's graph alone, by name."""
-    found = _BOARD_READINGS.get(graph)
-    if found is None:
-        found = _BOARD_READINGS[graph] = {}
-    return found
-
-
-def neighbours_of(graph: Any) -> dict[str, tuple[str, ...]]:
-    """Each space of a board -> its neighbours, sorted."""
-    readings = board_readings(graph)
-    found = readings.get("neighbours")
-    if found is None:
-        found = readings["neighbours"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
-    return found
+def neighbours_of(board: Any) -> dict[str, tuple[str, ...]]:
+    """Each space of a board (its ``BoardSpec``: spaces and edges) -> its neighbours, sorted."""
+    found: dict[str, list[str]] = {n: [] for n in board.nodes}
+    for a, b in board.edges:
+        found[a].append(b)
+        found[b].append(a)
+    return {n: tuple(sorted(ns)) for n, ns in found.items()}
 
 
 def space_cell(space: str) -> tuple[int, int]:
