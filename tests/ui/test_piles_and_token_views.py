@@ -1,7 +1,8 @@
 """Piles (``layout = { piles = true }``): pieces of one kind and owner lie on each other with
 their count on the top one; seats' zones side by side (``zone_columns``); token views: a
 token drawn from display roles (a hexagon, a picture, a number, a row of small pictures, a
-used side), and a face that may not be seen gives the view nothing of its properties."""
+used side), and a face that may not be seen gives the view nothing of its properties; slots
+that say their ``spot_labels``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from tabletop.core import Piece, actions
 from tabletop.modules import find_module, new_game
+from tabletop.ui.items import PlaceItem
 from tabletop.ui.layout import TableLayout
 from tabletop.ui.token_art import draw_token_view, seen_of
 from tabletop.ui.units import PX_PER_MM
@@ -110,3 +112,15 @@ def test_a_face_not_seen_gives_the_view_nothing_of_its_properties() -> None:
     assert seen_of(piece, visible=False) == {"kind": "ship", "face_up": False}
     seen = seen_of(piece, visible=True)
     assert seen["props"] == {"needs": ["a", "b"]} and seen["value"] == 3
+
+
+def test_slots_say_their_spot_labels(app) -> None:  # noqa: ANN001
+    spec = {"id": "powers", "kind": "slots", "spots": ["PlayAgain", "trophy"]}
+    spec["layout"] = {"x": 0, "y": 300, "w": 40, "h": 20, "spot_labels": {"PlayAgain": "Again"}}
+    game = new_game(find_module("proto"), seed=1)
+    game.table.submit(actions.add_place(spec), None)
+    layout = TableLayout(game.state, size)
+    item = PlaceItem(
+        game.state.places["powers"], layout.places["powers"], layout.spots("powers"), "Powers"
+    )
+    assert item.spot_label("PlayAgain") == "Again" and item.spot_label("trophy") == "trophy"
