@@ -22,7 +22,7 @@ def test_lo_r21_greedy_beats_random_over_seeded_games():
         assert summary["blue"]["mean_score"] >= summary[seat]["mean_score"] + 30
 
 
-def test_greedy_wins_from_any_seat_in_the_gamepark_variant():
+def test_lo_r21_greedy_wins_from_the_last_seat_in_the_gamepark_variant():
     summary = simulate(
         looot_game(), "gamepark", ["random", "random", "greedy"], 6, seed=40, seats=SEATS
     )
@@ -56,7 +56,7 @@ def test_lo_r12_lo_r22_greedy_completes_the_longships_it_takes():
     assert sites >= 5  # LO-R11: it lays tiles to complete its construction sites
 
 
-def test_greedy_games_keep_every_rule_and_repeat_from_their_seed():
+def test_table_greedy_games_keep_every_rule_and_repeat_from_their_seed():
     """The greedy bot's games end with no rule broken (the whole-table audit) and the same seed
     plays the same game."""
     digests = []
@@ -73,7 +73,7 @@ def test_greedy_games_keep_every_rule_and_repeat_from_their_seed():
     assert digests[0] == digests[1]
 
 
-def test_tabletop_simulate_looot_greedy_against_random(capsys):
+def test_table_tabletop_simulate_looot_greedy_against_random(capsys):
     assert main(["simulate", "looot", "--games", "2", "--bots", "greedy,random,random"]) == 0
     out = capsys.readouterr().out
     assert "bots blue=greedy, red=random, grey=random" in out
