@@ -393,8 +393,13 @@ FACE_CONTACT = 11  # edges a new face shares with the map: one whole side of it 
 SIDE_BOARD_CONTACT = 6  # edges an ocean or trophy board's land side shares with the map
 
 
-def _contact(cells: Iterable[Axial], taken: Mapping[Axial, object] | set) -> int:
-    return sum(1 for cell in cells for n in neighbours(cell) if n in taken)
+def _edge_counts(taken: Iterable[Axial]) -> dict[Axial, int]:
+    """Each hex -> the edges it shares with ``taken`` (a cell's contact with it, read at once)."""
+    found: dict[Axial, int] = {}
+    for q, r in taken:
+        for dq, dr in hexes.DIRECTIONS:
+            found[q + dq, r + dr] = found.get((q + dq, r + dr), 0) + 1
+    return found
 
 
 # A hex as one whole number, q * _W + r: sums and differences of hexes are those of their
@@ -482,14 +487,15 @@ def assemble(players: int, rng: random.Random, data: LoootData | None = None) ->
         cells = sorted(data.boards[board])
         land = [i for i, c in enumerate(cells) if c[1] == 1]
         others = {hexa for hexa in taken if hexa not in faces_only}  # the board laid before
+        to_faces, to_others = _edge_counts(faces_only), _edge_counts(others)
         options = []
         for option in _placements(cells, taken, land, 2, faces_only):
             where = place_cells(cells, *option)
             placed = where.values()
             if (
-                _contact(placed, faces_only) >= SIDE_BOARD_CONTACT
-                and all(_contact([where[cells[i]]], faces_only) for i in land)
-                and not _contact(placed, others)
+                sum(to_faces.get(h, 0) for h in placed) >= SIDE_BOARD_CONTACT
+                and all(to_faces.get(where[cells[i]]) for i in land)
+                and not any(to_others.get(h) for h in placed)
             ):
                 options.append(option)
         origin, k = rng.choice(options)
