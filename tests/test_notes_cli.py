@@ -64,7 +64,7 @@ def test_table_note_notes_and_log(tmp_path, capsys, module: str) -> None:
     code, out, _ = run(capsys, "notes", str(path))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("entry     2  note #%d [typo or graphics] by table" % (note + 1))
+    assert lines[0].startswith(f"entry     2  note #{note + 1} [typo or graphics] by table")
     assert f"note #{note} [balance]" in lines[1] and hidden in lines[1]
     code, out, _ = run(capsys, "notes", str(path), "--json", "--tag", "balance")
     rows = json.loads(out)

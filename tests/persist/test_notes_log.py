@@ -100,8 +100,8 @@ def test_table_edits_and_removals_keep_the_history() -> None:
     words = [e.command.describe() for e in table.entries[note - 1 :]]
     assert words == [
         "note on entry 3 [balance]: too strong",
-        "edited note #%d on entry 4 [idea]: cost 2 instead" % note,
-        "removed note #%d" % note,
+        f"edited note #{note} on entry 4 [idea]: cost 2 instead",
+        f"removed note #{note}",
     ]
     with pytest.raises(CommandError, match="removed"):
         table.annotate(Annotate("edit", note, "idea", "again", 4), "red")
