@@ -9,8 +9,8 @@ Delete); a double-click shows the table at the note's entry.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QKeySequence, QPixmap, QShortcut
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -161,19 +161,33 @@ class NotesPanel(QWidget):
         self.filter.currentIndexChanged.connect(lambda _i: self.reload())
         self.list.itemDoubleClicked.connect(lambda item: self.go_to(self._id(item)))
         self.list.customContextMenuRequested.connect(self._menu)
-        for key, slot in (
-            (QKeySequence(Qt.Key.Key_F2), self._edit_current),
-            (QKeySequence(Qt.Key.Key_Return), self._go_current),
-            (QKeySequence(QKeySequence.StandardKey.Delete), self._remove_current),
-            (QKeySequence(Qt.Key.Key_Backspace), self._remove_current),
-        ):
-            shortcut = QShortcut(key, self.list)
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(slot)
+        self._keys = {
+            Qt.Key.Key_F2: self._edit_current,
+            Qt.Key.Key_Return: self._go_current,
+            Qt.Key.Key_Enter: self._go_current,
+            Qt.Key.Key_Delete: self._remove_current,
+            Qt.Key.Key_Backspace: self._remove_current,
+        }
+        self.list.installEventFilter(self)
         session.notes_changed.connect(self.reload)
         session.reset.connect(self._viewer_changed)
         self._viewer = session.viewer
         self.reload()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: ANN001
+        """F2, Enter, Delete in the list act on the note (before the window's own Delete,
+        which removes pieces)."""
+        if watched is self.list and event.type() in (
+            QEvent.Type.ShortcutOverride,
+            QEvent.Type.KeyPress,
+        ):
+            slot = self._keys.get(event.key())
+            if slot is not None and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+                event.accept()
+                if event.type() == QEvent.Type.KeyPress:
+                    slot()
+                return True
+        return super().eventFilter(watched, event)
 
     # ---- the list ----------------------------------------------------------------
     def notes(self) -> list[PlaytestNote]:

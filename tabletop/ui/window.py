@@ -585,7 +585,14 @@ class MainWindow(QMainWindow):
     def _open_note_dialog(self, dialog: NoteDialog) -> None:
         self.note_dialog = dialog
         dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(self._back_to_table)
         dialog.open()
+
+    def _back_to_table(self) -> None:
+        """The keys go to the table again (N for the next note, F, R...)."""
+        self.activateWindow()
+        if self.view is not None:
+            self.view.setFocus()
 
     def note_snapshot(self) -> str | None:
         """A PNG of the part of the table in view as the note's author may see it (a spectator's
