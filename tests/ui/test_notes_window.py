@@ -110,6 +110,13 @@ def test_table_a_note_by_key_and_dock_survives_saving_and_reopening(
     assert dock.list.count() == 1 and not dock.list.item(0).icon().isNull()
     assert NOTE_MARK in window.log_panel.list.item(at - 1).text()
     assert window.session.table.notes()[0].snapshot == note.snapshot
+    # choosing the marked entry in the log goes to its note in the Notes dock
+    log = window.log_panel.list
+    log.scrollToItem(log.item(at - 1))
+    point = log.visualItemRect(log.item(at - 1)).center()
+    qtbot.mouseClick(log.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)  # fmt: skip
+    assert window.session.history_seq == at
+    assert notes_dock(window).selected_id() == note.id
 
 
 def test_table_a_note_while_looking_back_is_tied_to_the_entry_shown(table, qtbot) -> None:  # noqa: ANN001
