@@ -33,6 +33,7 @@ from tabletop.cli_games import (
     module_summary,
     open_game,
 )
+from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
 from tabletop.core import Mode, Policy, TableError
 from tabletop.inspection import (
@@ -182,9 +183,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     names = {s.id: s.name for s in game.header.seats}
     undone = game.table.undone()
+    notes = notes_by_entry(game)  # shown under the entries they are tied to
     if not reader:  # the file's own lines: everything, hidden cards too
         for entry in entries:
             print(entry_text(entry, names, undone=entry.seq in undone))
+            for line in log_note_lines(notes.get(entry.seq, []), names, lambda _s, t: t):
+                print(line)
     else:
         if args.seat is not None and args.seat not in names:
             raise CliError(
@@ -202,8 +206,11 @@ def cmd_log(args: argparse.Namespace) -> int:
             words,
             text=lambda entry: entry_text(entry, names, undone=entry.seq in undone),
         )
-        for line in reader_of.lines(args.seat, entries):
-            print(line)
+        for entry in entries:
+            print(reader_of.line(entry, args.seat))
+            redact = lambda seq, text: reader_of.redact(seq, text, args.seat)  # noqa: E731
+            for line in log_note_lines(notes.get(entry.seq, []), names, redact):
+                print(line)
     if args.last is None:  # the whole log: how it was refereed
         print(f"Rules: {strictness_text(game.table)}")
     return 0
@@ -361,6 +368,8 @@ COMMANDS = {
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
+    "note": cmd_note,
+    "notes": cmd_notes,
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,
@@ -386,7 +395,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         command = args.command
         if extra and command != "new":  # only a new game takes its module's own options
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            if command != "note" or any(word.startswith("-") for word in extra):
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            # a note's TEXT after its options: argparse has given the optional positional away
+            args.text = " ".join([*([args.text] if args.text else []), *extra])
         args.extra = extra
         return COMMANDS[command](args)
     except (CliError, TableError) as exc:

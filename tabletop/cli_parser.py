@@ -7,6 +7,7 @@ import argparse
 
 from rules_assist.cli import Parser as _Parser
 from tabletop import __version__
+from tabletop.cli_notes import add_parsers as add_note_parsers
 
 
 def parser() -> argparse.ArgumentParser:
@@ -120,6 +121,8 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the lines as a spectator reads them: no hidden card is named",
     )
+
+    add_note_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

@@ -25,6 +25,7 @@ from .commands import (
 )
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy, Severity
+from .notes import NOTE_TAGS, Annotate, PlaytestNote, note_tag, notes_of
 from .pieces import Piece
 from .places import KINDS as PLACE_KINDS
 from .places import Place
@@ -33,8 +34,10 @@ from .state import Seat, TableState
 from .table import Change, Entry, Table, compound
 
 __all__ = [
+    "NOTE_TAGS",
     "PLACE_KINDS",
     "AddPiece",
+    "Annotate",
     "AddPlace",
     "Change",
     "Command",
@@ -50,6 +53,7 @@ __all__ = [
     "Peek",
     "Piece",
     "Place",
+    "PlaytestNote",
     "Policy",
     "Randomizer",
     "Refused",
@@ -76,4 +80,6 @@ __all__ = [
     "seat_of",
     "command_from_dict",
     "compound",
+    "note_tag",
+    "notes_of",
 ]

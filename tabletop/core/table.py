@@ -8,7 +8,8 @@ log only ever grows.
 
 How findings are enforced (the policy) is part of the game: ``set_policy`` logs a
 'policy' entry, which replay, ``policy_at`` and branches follow. Such an entry is
-not a move: undo and redo pass it by, so undo never switches the rules.
+not a move: undo and redo pass it by, so undo never switches the rules. A playtest note
+(``annotate``, tabletop/core/notes.py) is a 'note' entry, passed by in the same way.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from .commands import (
 )
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
+from .notes import Annotate, PlaytestNote, check_note, notes_of
 from .randomness import Randomizer
 from .state import TableState
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
-ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy")
+ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note")
 CHECKPOINT_EVERY = 1000
 
 
@@ -106,6 +108,10 @@ class Entry(NamedTuple):
         if (kind == "policy") != isinstance(parsed_command, SetPolicy):
             raise FormatError(
                 "only a 'policy' entry holds the command 'policy', and it holds nothing else"
+            )
+        if (kind == "note") != isinstance(parsed_command, Annotate):
+            raise FormatError(
+                "only a 'note' entry holds the command 'annotate', and it holds nothing else"
             )
         return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 
@@ -236,6 +242,8 @@ class Table:
         """
         if isinstance(command, SetPolicy):
             raise CommandError("the rules' policy is set with set_policy, not as a move")
+        if isinstance(command, Annotate):
+            raise CommandError("a note is written with annotate, not as a move")
         checks = self._checks(command)
         if applied and checks:
             command.inverse().apply(self.state)
@@ -276,6 +284,29 @@ class Table:
         return self._record(
             Entry(self.seq + 1, round(time.time(), 3), actor, "policy", SetPolicy.of(policy))
         )
+
+    def annotate(self, command: Annotate, actor: str) -> Change:
+        """Add, edit or remove a playtest note (tabletop/core/notes.py), logged as a 'note'
+        entry by ``actor``. Changes nothing on the table and is not a move: undo and redo pass
+        it by. Raises CommandError naming what is wrong (an unknown tag, entry, piece or note)."""
+        if not isinstance(command, Annotate):
+            raise CommandError("annotate takes a note command")
+        at = command.at if 0 <= command.at <= self.seq else self.seq
+        then: list[TableState] = []
+
+        def known(pid: str) -> bool:
+            if pid in self.state.pieces:
+                return True
+            if not then:
+                then.append(self.state_at(at))
+            return pid in then[0].pieces
+
+        check_note(command, self.entries, known, (n.id for n in self.notes()))
+        return self._record(Entry(self.seq + 1, round(time.time(), 3), actor, "note", command))
+
+    def notes(self, *, removed: bool = False) -> list[PlaytestNote]:
+        """The playtest notes as they stand (with ``removed``, the removed ones too)."""
+        return notes_of(self.entries, removed=removed)
 
     def _record(self, entry: Entry) -> Change:
         self.entries.append(entry)
@@ -407,6 +438,8 @@ class Table:
             self._redo.clear()
         elif entry.kind == "policy":
             self.policy = entry.command.to_policy()  # type: ignore[attr-defined]
+        elif entry.kind == "note":
+            pass  # a remark: neither a move nor a change of the rules
         elif entry.kind == "undo":
             self._redo.append(self._undo.pop())
         else:

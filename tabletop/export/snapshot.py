@@ -391,7 +391,34 @@ def _fitting_scale(frame: Frame, limit: int) -> float | None:
     return None
 
 
+def png_bytes_of_view(
+    scene: TableScene, source: QRectF, max_side: int = 1600, *, as_spectator: bool = False
+) -> bytes:
+    """A PNG (its bytes) of the part ``source`` of the table, at most ``max_side`` pixels on a
+    side, drawn as ``export_scene`` draws it: what the scene's viewer may see (a spectator's
+    view with ``as_spectator``). For a note's snapshot, kept in the game's log."""
+    if not source.isValid() or source.isEmpty():
+        raise ExportError("there is nothing to draw: the part of the table in view is empty")
+    longest = max(source.width(), source.height())
+    scale = max(MIN_SCALE, min(1.0, max_side / longest))
+    frame = frame_for(source, scale)
+    with _privacy(scene, as_spectator):
+        image = _render_image(scene, frame, lambda done, total: None)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise ExportError("the snapshot could not be encoded as PNG")
+    return bytes(buffer.data())
+
+
 def _write_png(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+    image = _render_image(scene, frame, progress)
+    with _replacing(target) as tmp:
+        if not image.save(tmp, "PNG"):
+            raise ExportError(f"{target}: the PNG could not be written (nothing was changed)")
+
+
+def _render_image(scene: TableScene, frame: Frame, progress: Progress) -> QImage:
     if max(frame.width, frame.height) > MAX_PNG_SIDE:
         raise _too_large(frame, MAX_PNG_SIDE, "pixels", "PNG")
     image = QImage(frame.width, frame.height, QImage.Format.Format_RGB32)
@@ -425,9 +452,7 @@ def _write_png(scene: TableScene, frame: Frame, target: Path, progress: Progress
         _paint_bands(painter, frame)
     finally:
         painter.end()
-    with _replacing(target) as tmp:
-        if not image.save(tmp, "PNG"):
-            raise ExportError(f"{target}: the PNG could not be written (nothing was changed)")
+    return image
 
 
 def _describe(frame: Frame) -> str:

@@ -191,6 +191,7 @@ class Game:
         os.close(handle)
         try:
             shutil.copyfile(path, tmp)
+            shutil.copymode(path, tmp)  # the new file is readable as the old one was
             copy = cls.open(tmp, **open_options)
             try:
                 yield copy

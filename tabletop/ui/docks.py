@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop.core import Change, Roll, seat_of
+from tabletop.core import Change, Roll, actor_label, seat_of
 from tabletop.inspection import entry_text
 
 from .session import TableSession
@@ -37,12 +37,20 @@ def swatch(colour: str, size: int = 14) -> QIcon:
     return QIcon(pixmap)
 
 
+NOTE_MARK = "✎"  # an entry a playtest note is tied to
+NOTE_TINT = "#fff4c2"
+
+
 class LogPanel(QWidget):
-    """Every entry as a readable line, coloured by seat. Selecting one shows the table as it was then."""
+    """Every entry as a readable line, coloured by seat. Selecting one shows the table as it was
+    then (and, for an entry a playtest note is tied to, the note: ``noteChosen``)."""
+
+    noteChosen = Signal(int)  # the seq of an entry with notes
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
+        self._notes: dict[int, list] = {}  # entry seq -> the playtest notes tied to it
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(False)
@@ -72,6 +80,7 @@ class LogPanel(QWidget):
         self.list.itemSelectionChanged.connect(self._selection_changed)
         session.changed.connect(self._append)
         session.reset.connect(self._viewer_changed)
+        session.notes_changed.connect(self._notes_changed)
         self._reload()
 
     def _colour(self, actor: str) -> QColor:
@@ -92,6 +101,7 @@ class LogPanel(QWidget):
     def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
         undone = bool(entry.findings) and is_undone(self.session, entry)
         item = QListWidgetItem(self._text(entry, undone))
+        self._mark_notes(item, entry.seq)
         item.setIcon(swatch(self._colour(entry.actor).name()))
         if entry.findings:
             item.setForeground(QBrush(QColor(UNDONE_GREY if undone else "#b71c1c")))
@@ -103,17 +113,62 @@ class LogPanel(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, entry.seq)
         return item
 
+    def _mark_notes(self, item: QListWidgetItem, seq: int) -> None:
+        """An entry with playtest notes tied to it: a mark, the notes in its tooltip, a tint."""
+        notes = self._notes.get(seq, [])
+        text = item.text().split(f"  {NOTE_MARK}")[0]
+        if not notes:
+            item.setText(text)
+            item.setToolTip("")
+            item.setBackground(QBrush())
+            return
+        item.setText(f"{text}  {NOTE_MARK}{len(notes) if len(notes) > 1 else ''}")
+        names = {s.id: s.name for s in self.session.game.header.seats}
+        item.setToolTip(
+            "\n".join(
+                f"{NOTE_MARK} [{n.tag_text}] {actor_label(n.author, names)}: "
+                + self.session.entry_words(n.words_seq, n.text)
+                for n in notes
+            )
+        )
+        item.setBackground(QBrush(QColor(NOTE_TINT)))
+
+    def _read_notes(self) -> set[int]:
+        """Read which entries have notes; the entries whose marks may have changed."""
+        before = set(self._notes)
+        self._notes = {}
+        for note in self.session.table.notes():
+            self._notes.setdefault(note.at, []).append(note)
+        return before | set(self._notes)
+
+    def _notes_changed(self) -> None:
+        self._catch_up()  # a note written while looking back is an entry the list lacks yet
+        self.list.blockSignals(True)
+        for seq in self._read_notes():
+            if 1 <= seq <= self.list.count():
+                self._mark_notes(self.list.item(seq - 1), seq)
+        self.list.blockSignals(False)
+
+    def _catch_up(self) -> None:
+        self.list.blockSignals(True)
+        for entry in self.session.table.entries[self.list.count() :]:
+            self.list.addItem(self._item(entry))
+        self.list.blockSignals(False)
+
     def _viewer_changed(self) -> None:
         """The lines are read again as the new viewer may read them (a seat its own cards)."""
         if self.session.viewer != self._viewer:
             self._viewer = self.session.viewer
             entries = self.session.table.entries
             for row in range(min(self.list.count(), len(entries))):
-                self.list.item(row).setText(self._text(entries[row]))
+                item = self.list.item(row)
+                item.setText(self._text(entries[row]))
+                self._mark_notes(item, row + 1)
         self._sync_position()
 
     def _reload(self) -> None:
         self._viewer = self.session.viewer
+        self._read_notes()
         self.list.blockSignals(True)
         self.list.clear()
         for entry in self.session.table.entries:
@@ -124,7 +179,8 @@ class LogPanel(QWidget):
 
     def _append(self, change: Change) -> None:
         self.list.blockSignals(True)
-        self.list.addItem(self._item(change.entry))
+        for entry in self.session.table.entries[self.list.count() : change.entry.seq]:
+            self.list.addItem(self._item(entry))
         ref = change.entry.ref if change.entry.kind in ("undo", "redo") else None
         if ref is not None and self.session.table.entries[ref - 1].findings:
             # the move taken back or made again: its findings go stale or stand again
@@ -144,6 +200,8 @@ class LogPanel(QWidget):
         if row < 0:
             return
         self.session.show_history(row + 1)
+        if row + 1 in self._notes:
+            self.noteChosen.emit(row + 1)
 
     def step(self, delta: int) -> None:
         current = (

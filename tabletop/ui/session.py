@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from tabletop.core import (
+    Annotate,
     Change,
     Command,
     CommandError,
@@ -47,6 +48,7 @@ class TableSession(QObject):
     )  # (command, Refused): strict rules said no; the window may offer to force
     bots_changed = Signal()  # a seat was given to a bot or back to a person
     acting_changed = Signal()  # a player said who they are, or went back to automatic
+    notes_changed = Signal()  # a playtest note was added, edited or removed
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
@@ -248,6 +250,30 @@ class TableSession(QObject):
     @property
     def mode(self) -> str:
         return self.table.policy.mode.value
+
+    # ---- playtest notes (tabletop/core/notes.py) --------------------------------
+    @property
+    def shown_seq(self) -> int:
+        """The entry the table on screen shows: the one looked back at, else the last."""
+        return self.history_seq if self.history_seq is not None else self.table.seq
+
+    @property
+    def note_author(self) -> str:
+        """Who writes a note: the seat a player said they are, else the seat at the screen,
+        else the table."""
+        return self.acting_as or self.looker
+
+    def annotate(self, command: Annotate) -> bool:
+        """Add, edit or remove a note as ``note_author``; allowed while looking back too (a
+        note changes nothing on the table). False (with a message) if it was not written."""
+        try:
+            change = self.table.annotate(command, self.note_author)
+        except TableError as exc:
+            self.message.emit(f"Note not written: {exc}")
+            return False
+        self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
+        self.notes_changed.emit()
+        return True
 
     def _on_change(self, change: Change) -> None:
         self.last_change = change

@@ -33,13 +33,16 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Command, Compound, Mode, Policy, TableError, actions
+from tabletop.core import Annotate, Command, Compound, Mode, Policy, TableError, actions
+from tabletop.core.notes import png_text
+from tabletop.export.snapshot import ExportError, png_bytes_of_view
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.persist import Game
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
+from .notes_panel import NoteDialog, NotesPanel
 from .scene import TableScene
 from .session import TableSession
 from .view import Overview, TableView
@@ -265,9 +268,19 @@ class MainWindow(QMainWindow):
             None,
             "Start a new game file from the entry shown",
         )
+        a(
+            "note",
+            "Add a &note…",
+            self.add_note_dialog,
+            "N",
+            "A playtest note at the entry the table shows: tagged, tied to the selected pieces,"
+            " with a snapshot of the view if wished",
+        )
         a("shortcuts", "&Keyboard shortcuts", self.show_shortcuts, "F1")
         a("about", "&About tabletop", self.show_about)
         self.log_panel: LogPanel | None = None
+        self.notes_panel: NotesPanel | None = None
+        self.note_dialog: NoteDialog | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -301,7 +314,18 @@ class MainWindow(QMainWindow):
             view.addAction(names[name])
         self.docks_menu = view.addMenu("&Panels")
         game = bar.addMenu("&Game")
-        for name in ("pass", "bots_play", "bots_auto", None, "back", "forward", "now", "branch"):
+        for name in (
+            "pass",
+            "bots_play",
+            "bots_auto",
+            None,
+            "back",
+            "forward",
+            "now",
+            "branch",
+            None,
+            "note",
+        ):
             game.addSeparator() if name is None else game.addAction(names[name])
         rules = bar.addMenu("&Rules")
         self.mode_group = QActionGroup(self)
@@ -498,6 +522,10 @@ class MainWindow(QMainWindow):
         findings.findingChosen.connect(lambda pids: self.scene.select(pids))
         dice = DicePanel(session)
         dice.rollRequested.connect(session.roll)
+        self.notes_panel = NotesPanel(session)
+        self.notes_panel.editRequested.connect(self.edit_note_dialog)
+        self.notes_panel.removeRequested.connect(self.remove_note)
+        self.log_panel.noteChosen.connect(self._show_notes_at)
         from .phase_panel import PhasePanel
 
         self.phase_panel = PhasePanel(session, ask=self.ask)
@@ -508,6 +536,7 @@ class MainWindow(QMainWindow):
             ("seats", "Seats", seats, Qt.DockWidgetArea.RightDockWidgetArea),
             ("findings", "Rules findings", findings, Qt.DockWidgetArea.RightDockWidgetArea),
             ("dice", "Dice tray", dice, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("notes", "Notes", self.notes_panel, Qt.DockWidgetArea.RightDockWidgetArea),
         ):
             dock = QDockWidget(title, self)
             dock.setObjectName(f"dock-{key}")
@@ -517,6 +546,7 @@ class MainWindow(QMainWindow):
             self.docks_menu.addAction(dock.toggleViewAction())
         self.tabifyDockWidget(self.docks["seats"], self.docks["findings"])
         self.tabifyDockWidget(self.docks["findings"], self.docks["dice"])
+        self.tabifyDockWidget(self.docks["dice"], self.docks["notes"])
         if session.rules is not None and session.rules.has_score:  # a game that keeps score
             from .score_panel import ScorePanel
 
@@ -532,6 +562,107 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    # ---- playtest notes ----------------------------------------------------------
+    def add_note_dialog(self) -> NoteDialog | None:
+        """The note dialog (key N), at the entry the table shows; the note is written when it
+        is accepted. Not modal to the application: the table stays in view."""
+        if self.session is None or self.scene is None:
+            return None
+        session = self.session
+        seq = session.shown_seq
+        looking = " (looking back)" if session.read_only else ""
+        where = (
+            f"entry {seq} of {session.table.seq}{looking}, by "
+            f"{session.seat_name(session.note_author) if session.note_author != 'table' else 'the table'}"
+        )
+        pieces = tuple(self.scene.selected_pieces())
+        dialog = NoteDialog(self, title="Add a note", where=where, pieces=pieces, snapshot=False)
+        dialog.accepted.connect(lambda: self._add_note(dialog, seq))
+        self._open_note_dialog(dialog)
+        return dialog
+
+    def _open_note_dialog(self, dialog: NoteDialog) -> None:
+        self.note_dialog = dialog
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(self._back_to_table)
+        dialog.open()
+
+    def _back_to_table(self) -> None:
+        """The keys go to the table again (N for the next note, F, R...)."""
+        self.activateWindow()
+        if self.view is not None:
+            self.view.setFocus()
+
+    def note_snapshot(self) -> str | None:
+        """A PNG of the part of the table in view as the note's author may see it (a spectator's
+        view if the author is not the seat at the screen), as base64; None with a message."""
+        session = self.session
+        source = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        try:
+            data = png_bytes_of_view(
+                self.scene, source, as_spectator=session.note_author != session.viewer
+            )
+        except ExportError as exc:
+            self.statusBar().showMessage(f"No snapshot: {exc}", 8000)
+            return None
+        return png_text(data)
+
+    def _add_note(self, dialog: NoteDialog, seq: int) -> bool:
+        png = self.note_snapshot() if dialog.snapshot.isChecked() else None
+        command = Annotate(
+            "add", None, dialog.chosen_tag, dialog.chosen_text, seq, dialog.chosen_pieces, png
+        )
+        return self.session.annotate(command)
+
+    def _note(self, note_id: int):  # noqa: ANN202 - a PlaytestNote or None
+        return next((n for n in self.session.table.notes() if n.id == note_id), None)
+
+    def edit_note_dialog(self, note_id: int) -> NoteDialog | None:
+        """Edit a note's tag, text and pieces: a later entry; the log keeps the old words."""
+        note = self._note(note_id) if self.session is not None else None
+        if note is None:
+            return None
+        dialog = NoteDialog(
+            self,
+            title=f"Edit note #{note.id}",
+            where=f"entry {note.at}",
+            tag=note.tag,
+            text=note.text,
+            pieces=note.pieces,
+            snapshot=None,
+        )
+        dialog.accepted.connect(
+            lambda: self.session.annotate(
+                Annotate(
+                    "edit",
+                    note.id,
+                    dialog.chosen_tag,
+                    dialog.chosen_text,
+                    note.at,
+                    dialog.chosen_pieces,
+                )
+            )
+        )
+        self._open_note_dialog(dialog)
+        return dialog
+
+    def remove_note(self, note_id: int) -> bool:
+        """Remove a note (a later entry: the log keeps it), after asking."""
+        if self.session is None or self._note(note_id) is None:
+            return False
+        if self.ask:
+            answer = QMessageBox.question(
+                self, "Remove note", f"Remove note #{note_id}? The log keeps its history."
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        return self.session.annotate(Annotate("remove", note_id))
+
+    def _show_notes_at(self, seq: int) -> None:
+        """An entry with notes was chosen in the log: its notes in the Notes dock."""
+        if self.notes_panel is not None and self.notes_panel.select_at(seq):
+            self.docks["notes"].raise_()
 
     def _close_game(self) -> None:
         if self.session is not None:

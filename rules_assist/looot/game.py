@@ -1,0 +1,108 @@
+"""Looot's game interface: what the table, the window and the command line ask of the game."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from rules_assist.bots import RandomBot
+from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
+from rules_assist.rules import Rulebook
+from tabletop.core import Command, TableState
+
+from . import bench, card_view, rules
+from .bots import GreedyBot
+from .flow import LoootFlow
+from .procedures import PROCEDURES, complete_tile, complete_viking
+from .reading import Looot
+from .scoring import breakdown, winners
+from .setup import setup
+
+
+class LoootGame(Game):
+    seat_word = "Player"
+
+    @property
+    def setup(self) -> Any:  # type: ignore[override]
+        return setup
+
+    def number(self, variant: Variant, name: str) -> Any:
+        """One of the rules' numbers or readings: the variant's parameter, else the constant."""
+        return variant.param(name, self.module.constants[name])
+
+    def summary(self, state: TableState) -> list[str]:
+        return list(self.flow.status(state).lines)
+
+    @cached_property
+    def rulebook(self) -> Rulebook:  # type: ignore[override]
+        return rules.rulebook_for(self)
+
+    has_complete_move = True
+
+    has_token_view = True
+
+    def token_view(self, piece: Any) -> Any:
+        """A token's display roles: tiles, shields, longships, sites, trophies (card_view.py)."""
+        return card_view.token_view(piece)
+
+    def complete_move(self, state: TableState, command: Command) -> Command:
+        """A Viking, a tile or a longship moved by hand, with what the rules make follow."""
+        command = complete_tile(state, complete_viking(state, command, self), self)
+        return rules.complete_move(state, command, self)
+
+    @cached_property
+    def flow(self) -> LoootFlow:  # type: ignore[override]
+        return LoootFlow(self)
+
+    @property
+    def procedures(self) -> ProcedureTable:  # type: ignore[override]
+        return PROCEDURES
+
+    def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
+        return {**params, "game": self}
+
+    def default_actor(self, state: TableState, spec: ProcedureSpec, params: Any) -> str:
+        """The seat to move (every procedure is the moving player's)."""
+        return Looot(state, self).to_move
+
+    has_score = True
+
+    def score(self, state: TableState) -> list[dict[str, Any]]:
+        """A row a player: the total, the categories and the tie-break (LO-R21..R23)."""
+        lo = Looot(state, self)
+        over = self.flow.is_terminal(state)
+        won = winners(lo) if over else []
+        rows = []
+        for seat in lo.seats:
+            found = breakdown(lo, seat)
+            rows.append(
+                {
+                    "seat": seat,
+                    "total": found["total"],
+                    "resources": found["categories"]["resources"],
+                    "buildings": found["categories"]["buildings"],
+                    "sites": found["categories"]["sites"],
+                    "trophy": found["categories"]["trophy"],
+                    "longships": found["categories"]["longshipPenalty"],
+                    "final": over,
+                    "winner": seat in won,
+                }
+            )
+        return rows
+
+    def breakdown(self, state: TableState, seat: str) -> dict[str, Any]:
+        """The seat's score by category and by tile type (LO-R21, LO-R22)."""
+        return breakdown(Looot(state, self), seat)
+
+    def winners(self, state: TableState) -> list[str]:
+        return winners(Looot(state, self))
+
+    def bench(self, say: Any) -> dict[str, Any]:
+        """Whole games a second, ours and Game Park's engine's (``tabletop bench``)."""
+        return bench.run(self, say)
+
+    has_bots = True
+
+    @property
+    def bots(self) -> dict[str, Any]:
+        return {"random": RandomBot, "greedy": GreedyBot}
