@@ -15,6 +15,7 @@ the origin. The fjord boards stay in even-q ``col,row``.
 from __future__ import annotations
 
 import csv
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -395,3 +396,84 @@ def build_layout(
         stacks=MappingProxyType(stacks),
         sites=tuple(tuple(s) for s in sites),  # type: ignore[misc]
     )
+
+
+# ---- assembling a new landscape (spec 1.2, 1.7) --------------------------------------------
+FACE_CONTACT = 11  # edges a new face shares with the map: one whole side of it against the map
+SIDE_BOARD_CONTACT = 6  # edges an ocean or trophy board's land side shares with the map
+
+
+def _contact(cells: Iterable[Axial], taken: Mapping[Axial, object] | set) -> int:
+    return sum(1 for cell in cells for n in neighbours(cell) if n in taken)
+
+
+def _placements(
+    cells: Sequence[tuple[int, int]],
+    taken: Mapping[Axial, Hex],
+    touching: Sequence[int],
+    least: int,
+) -> list[tuple[Axial, int]]:
+    """Every way to lay a board's cells beside the map without overlap, (origin, k), where the
+    cells at the indices ``touching`` share at least ``least`` edges with the map."""
+    border = {n for cell in taken for n in neighbours(cell) if n not in taken}
+    found = []
+    for k in range(6):
+        turned = [rotate(offset_to_axial(*cell), k) for cell in cells]
+        origins = sorted({(b[0] - t[0], b[1] - t[1]) for b in border for t in turned})
+        for oq, orr in origins:
+            placed = [(q + oq, r + orr) for q, r in turned]
+            if any(hexa in taken for hexa in placed):
+                continue
+            if _contact([placed[i] for i in touching], taken) >= least:
+                found.append(((oq, orr), k))
+    return found
+
+
+def assemble(players: int, rng: random.Random, data: LoootData | None = None) -> Layout:
+    """A new landscape for ``players`` (2 to 4), drawn with ``rng`` (spec 1.2 and 1.7).
+
+    One face of each of ``players`` physical boards drawn at random; the first lies at the
+    origin unturned; each further face is laid with one whole side against the map, at a
+    random one of the placements that allow it; then the trophy board and the ocean board,
+    each on a random side, laid with their land side (row 1) against the map. The 30
+    longships are shuffled: five go onto the water spaces, the rest stay in the bag in draw
+    order. Each site type is shuffled and player k gets the k-th of each.
+    """
+    data = data or load_data()
+    if not 2 <= players <= 4:
+        raise DataError(f"Looot seats 2 to 4 players, not {players}")
+    chosen = rng.sample(sorted(set(data.physical.values())), players)
+    faces = [rng.choice(sorted(f for f, b in data.physical.items() if b == n)) for n in chosen]
+    taken: dict[Axial, Hex] = {}
+    boards: list[tuple[str, Axial, int]] = []
+    for face in faces:
+        cells = sorted(data.boards[face])
+        if taken:
+            everything = range(len(cells))
+            origin, k = rng.choice(_placements(cells, taken, everything, FACE_CONTACT))
+        else:
+            origin, k = (0, 0), 0
+        placed = place_cells(cells, origin, k)
+        boards.append((face, origin, k))
+        taken.update({hexa: Hex(data.boards[face][c], face, c) for c, hexa in placed.items()})
+    for board in (rng.choice(TROPHY_BOARDS), rng.choice(OCEANS)):
+        cells = sorted(data.boards[board])
+        land = [i for i, c in enumerate(cells) if c[1] == 1]
+        options = [
+            option
+            for option in _placements(cells, taken, land, 2)
+            if _contact(place_cells(cells, *option).values(), taken) >= SIDE_BOARD_CONTACT
+        ]
+        origin, k = rng.choice(options)
+        placed = place_cells(cells, origin, k)
+        boards.append((board, origin, k))
+        taken.update({hexa: Hex(data.boards[board][c], board, c) for c, hexa in placed.items()})
+    ships = sorted(data.longships)
+    rng.shuffle(ships)
+    sites_by_type = {}
+    for kind in SITE_TYPES:
+        names = sorted(s.id for s in data.sites.values() if s.type == kind)
+        rng.shuffle(names)
+        sites_by_type[kind] = names
+    sites = [tuple(sites_by_type[kind][p] for kind in SITE_TYPES) for p in range(players)]
+    return build_layout(boards, ships[:WATER_SPACES], ships[WATER_SPACES:], sites, data)
