@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
-from rules_assist.game import Game, Variant
+from rules_assist.bots import RandomBot
+from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
+from rules_assist.rules import Rulebook
 from tabletop.core import TableState
 
+from . import rules
+from .flow import LoootFlow
+from .procedures import PROCEDURES
+from .reading import Looot
+from .scoring import breakdown, winners
 from .setup import setup
 
 
@@ -22,4 +30,58 @@ class LoootGame(Game):
         return variant.param(name, self.module.constants[name])
 
     def summary(self, state: TableState) -> list[str]:
-        return []
+        return list(self.flow.status(state).lines)
+
+    @cached_property
+    def rulebook(self) -> Rulebook:  # type: ignore[override]
+        return rules.rulebook_for(self)
+
+    @cached_property
+    def flow(self) -> LoootFlow:  # type: ignore[override]
+        return LoootFlow(self)
+
+    @property
+    def procedures(self) -> ProcedureTable:  # type: ignore[override]
+        return PROCEDURES
+
+    def prepare(self, state: TableState, spec: ProcedureSpec, params: dict[str, Any]) -> dict:
+        return {**params, "game": self}
+
+    def default_actor(self, state: TableState, spec: ProcedureSpec, params: Any) -> str:
+        """The seat to move (every procedure is the moving player's)."""
+        return Looot(state, self).to_move
+
+    has_score = True
+
+    def score(self, state: TableState) -> list[dict[str, Any]]:
+        """A row a player: the total, the categories and the tie-break (LO-R21..R23)."""
+        lo = Looot(state, self)
+        over = self.flow.is_terminal(state)
+        won = winners(lo) if over else []
+        rows = []
+        for seat in lo.seats:
+            found = breakdown(lo, seat)
+            rows.append(
+                {
+                    "seat": seat,
+                    "total": found["total"],
+                    **found["categories"],
+                    "trophy value": found["tieBreaker"],
+                    "final": over,
+                    "winner": seat in won,
+                }
+            )
+        return rows
+
+    def breakdown(self, state: TableState, seat: str) -> dict[str, Any]:
+        """The seat's score by category and by tile type (LO-R21, LO-R22)."""
+        return breakdown(Looot(state, self), seat)
+
+    def winners(self, state: TableState) -> list[str]:
+        return winners(Looot(state, self))
+
+    has_bots = True
+
+    @property
+    def bots(self) -> dict[str, Any]:
+        return {"random": RandomBot}

@@ -1,0 +1,197 @@
+"""Looot's rulebook: invariants any legal table keeps and transition rules about hand moves,
+each by its rule id and the German text's line (DE:n). The move checker, ``tabletop check`` and
+the conformance run all use them; the game's own procedures follow them by construction
+(``legal``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rules_assist.rules import Rulebook
+from tabletop.core import Finding, Move
+
+from ..layout import RESOURCES, SHIELDS
+from ..reading import LANDSCAPE, Looot, fjord, shields
+from . import legal
+
+OCCUPIED = SHIELDS[2]
+
+
+def _touched(lo: Looot, moves: Sequence[Move]) -> Iterator[str]:
+    for move in moves:
+        owner = lo.state.pieces[move.piece].owner
+        if owner:
+            yield owner
+        for where in (move.src.place, move.dst.place):
+            place = lo.state.places.get(where)
+            if place is not None and place.owner:
+                yield place.owner
+
+
+RULES = Rulebook(
+    reading=lambda state: state,  # the game gives its reading (``rulebook_for``)
+    seats=lambda lo: lo.seats,
+    seats_touched=_touched,
+    off=lambda lo: lo.variant.rules_off,
+)
+
+
+@RULES.invariant(
+    "LO-R1",
+    "a Viking stands on a wood, sheep, gold or axe hex (DE:20)",
+    per_seat=False,
+    places=(LANDSCAPE,),
+)
+def vikings_on_resource_hexes(lo: Looot, seat: None) -> Iterator[Finding]:
+    for space in sorted(lo.terrain):
+        ids = lo.vikings_on(space)
+        if ids and lo.terrain[space] not in RESOURCES:
+            yield Finding(
+                "LO-R1",
+                f"{space} is {lo.terrain[space]}: a Viking goes on wood, sheep, gold or axe "
+                "(DE:20)",
+                pieces=tuple(ids),
+            )
+
+
+@RULES.invariant(
+    "LO-R2",
+    "a hex holds one Viking, two only by PlaceOnOccupiedSpace (DE:20, DE:43)",
+    per_seat=False,
+    places=(LANDSCAPE, "shields_"),
+)
+def one_viking_a_hex(lo: Looot, seat: None) -> Iterator[Finding]:
+    used = sum(
+        not lo.state.pieces[f"shield-{s}-{OCCUPIED}"].face_up
+        for s in lo.seats
+        if f"shield-{s}-{OCCUPIED}" in lo.state.pieces
+    )
+    crowded = [s for s in sorted(lo.terrain) if len(lo.vikings_on(s)) > 1]
+    extra = sum(len(lo.vikings_on(s)) - 1 for s in crowded)
+    if extra > used:
+        yield Finding(
+            "LO-R2",
+            f"{', '.join(crowded)} hold(s) {extra} Viking(s) more than one a hex, and only "
+            f"{used} PlaceOnOccupiedSpace shield(s) are used (DE:20, DE:43)",
+            pieces=tuple(v for s in crowded for v in lo.vikings_on(s)),
+        )
+
+
+@RULES.invariant(
+    "LO-R4",
+    "a player's 13 Vikings are in the supply or on the map (DE:3, DE:52)",
+    places=(LANDSCAPE, "vikings_"),
+)
+def thirteen_vikings(lo: Looot, seat: str) -> Iterator[Finding]:
+    pieces = lo.state.pieces
+    mine = [p for p, piece in pieces.items() if piece.kind == "viking" and piece.owner == seat]
+    away = [p for p in mine if pieces[p].place not in (LANDSCAPE, f"vikings_{seat}")]
+    if away:
+        yield Finding(
+            "LO-R4",
+            f"{seat}'s Vikings are in the supply or on the landscape (DE:20)",
+            pieces=tuple(away),
+        )
+
+
+@RULES.invariant(
+    "LO-R6", "a fjord space holds one tile, longship or site (DE:20)", places=("fjord_",)
+)
+def one_tile_a_space(lo: Looot, seat: str) -> Iterator[Finding]:
+    seen: dict[str, str] = {}
+    pieces = lo.state.pieces
+    for pid in lo.state.place(fjord(seat)).contents:
+        spot = pieces[pid].spot
+        if spot in seen:
+            yield Finding(
+                "LO-R6",
+                f"{seat}'s fjord space {spot} holds {seen[spot]} and {pid}",
+                pieces=(seen[spot], pid),
+            )
+        seen[spot] = pid
+
+
+@RULES.invariant(
+    "LO-R19",
+    "a player holds at most one trophy, with its axes (DE:48)",
+    places=("shields_", "fjord_"),
+)
+def one_trophy(lo: Looot, seat: str) -> Iterator[Finding]:
+    pieces = lo.state.pieces
+    held = [p for p in lo.state.place(shields(seat)).contents if pieces[p].kind == "trophy"]
+    if len(held) > 1:
+        yield Finding(
+            "LO-R19", f"{seat} holds {len(held)} trophies; one a game (DE:48)", pieces=tuple(held)
+        )
+    for pid in held:
+        need = int(pieces[pid].props["axes"])
+        if legal.axes(lo, seat) < need:
+            yield Finding(
+                "LO-R19",
+                f"{seat} holds the trophy for {need} axes with {legal.axes(lo, seat)} (DE:48)",
+                pieces=(pid,),
+            )
+
+
+@RULES.transition("LO-R6", "a tile laid on a fjord never moves again (DE:20)", places=("fjord_",))
+def tiles_stay(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+    if move.src.place.startswith("fjord_") and (
+        move.dst.place != move.src.place or move.dst.spot != move.src.spot
+    ):
+        yield Finding(
+            "LO-R6",
+            f"{move.piece} lies on {move.src.place} {move.src.spot}: once laid it is not moved "
+            "again (DE:20)",
+            pieces=(move.piece,),
+        )
+
+
+@RULES.transition("LO-R15", "a shield is used once a game (DE:40)", places=("shields_",))
+def shields_once(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+    piece = lo.state.pieces[move.piece]
+    if piece.kind == "shield" and move.dst.place != move.src.place:
+        yield Finding(
+            "LO-R15",
+            f"{move.piece} stays with its owner, turned once used (DE:40)",
+            pieces=(move.piece,),
+        )
+
+
+@RULES.transition(
+    "LO-R3",
+    "a Viking goes on a free resource hex next to a Viking or a "
+    "longship, on its owner's turn (DE:20)",
+    places=(LANDSCAPE,),
+)
+def viking_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+    piece = lo.state.pieces[move.piece]
+    if piece.kind != "viking" or move.dst.place != LANDSCAPE:
+        return
+    if move.src.place == LANDSCAPE:
+        yield Finding(
+            "LO-R3",
+            f"{move.piece} stands on {move.src.spot}: Vikings stay where they are put (DE:20)",
+            pieces=(move.piece,),
+        )
+        return
+    seat = piece.owner
+    if seat != lo.to_move or lo.phase != "vikings":
+        yield Finding(
+            "LO-R3", f"{move.piece}: it is {lo.to_move}'s {lo.phase} step", pieces=(move.piece,)
+        )
+        return
+    allowed = legal.viking_spaces(lo, seat)
+    if move.dst.spot not in allowed:
+        yield Finding(
+            "LO-R3",
+            f"{move.dst.spot} is not free, not a resource hex or next to no Viking or longship; "
+            f"{seat} may put a Viking on {', '.join(allowed) or 'no hex'} (DE:20)",
+            pieces=(move.piece,),
+        )
+
+
+def rulebook_for(game: Any) -> Rulebook:
+    """Looot's rulebook reading the table through ``game`` (its variant's readings)."""
+    return replace(RULES, reading=lambda state: Looot(state, game))
