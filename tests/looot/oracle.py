@@ -26,18 +26,24 @@ The notation, in short (the fixtures' README has the whole of it):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from rules_assist.looot.layout import Hex, Layout
+from rules_assist.looot.layout import Hex, Layout, cell_of
+from rules_assist.looot.moves import legal_codes, looot_game, play_code
+from rules_assist.looot.reading import DISCARD, Looot, fjord
+from rules_assist.looot.scoring import breakdown, winners
+from rules_assist.looot.setup import start_from_layout
+from rules_assist.procedures import ProcedureError
 
 Axial = tuple[int, int]
 Cell = tuple[int, int]
@@ -802,3 +808,190 @@ def compare_result(
     if tuple(sorted(winners)) != tuple(sorted(game.winners)):
         problems.append(f"winners: Game Park {list(game.winners)}, ours {list(winners)}")
     return problems
+
+
+# ---- replaying a transcript through our rules -------------------------------------------------
+@dataclass(frozen=True)
+class _Look:
+    """What the replay reads of our table before and after a move."""
+
+    gained: frozenset[str]
+    discard: frozenset[str]
+    complete: frozenset[str]
+    ocean: tuple[tuple[str, str | None], ...]
+
+
+def _look(lo: Looot, seat: str) -> _Look:
+    pieces = lo.state.pieces
+    return _Look(
+        gained=frozenset(lo.gained(seat)),
+        discard=frozenset(lo.state.place(DISCARD).contents),
+        complete=frozenset(
+            p for p in lo.state.place(fjord(seat)).contents if pieces[p].props.get("complete")
+        ),
+        ocean=tuple(lo.ocean()),
+    )
+
+
+def _tiles_of(lo: Looot, pids: Iterable[str]) -> Tiles:
+    pieces = lo.state.pieces
+    resources, buildings = [], []
+    for pid in pids:
+        piece = pieces[pid]
+        origin = piece.props.get("from")
+        if origin:
+            buildings.append((piece.kind, cell_of(origin)))
+        else:
+            resources.append(piece.kind)
+    return Tiles(tuple(resources), tuple(buildings))
+
+
+def _step(move: Move, legal: Sequence[str], lo: Looot, seat: str, before: _Look) -> Step:
+    """What our game showed around ``move``: ``before`` was read before it, ``lo`` after."""
+    after = _look(lo, seat)
+    pieces = lo.state.pieces
+    new_discard = after.discard - before.discard
+    newly = after.complete - before.complete
+    refill = None
+    for (space, was), (_, now) in zip(before.ocean, after.ocean, strict=True):
+        if now is not None and now != was:
+            refill = Refill(cell_of(space), int(pieces[now].props["longship"]))
+    over = lo.over()
+    return Step(
+        legal=tuple(legal),
+        gain=(
+            _tiles_of(lo, (after.gained | new_discard) - before.gained)
+            if move.kind == "viking"
+            else None
+        ),
+        discarded=_tiles_of(lo, new_discard),
+        completes=Completes(
+            tuple(str(pieces[p].props["site"]) for p in newly if pieces[p].kind == "site"),
+            tuple(int(pieces[p].props["longship"]) for p in newly if pieces[p].kind == "longship"),
+        ),
+        refill=refill if move.kind == "pass" else None,
+        scores=(
+            tuple(breakdown(lo, s)["total"] for s in lo.seats) if move.kind == "pass" else None
+        ),
+        next_player=(None if move.kind != "pass" or over else SEATS.index(lo.to_move) + 1),
+    )
+
+
+def our_results(lo: Looot) -> tuple[list[OurResult], list[int]]:
+    """Every player's final score in our game, and the winners, as player numbers."""
+    results = []
+    for number, seat in enumerate(lo.seats, start=1):
+        row = breakdown(lo, seat)
+        results.append(
+            OurResult(
+                player=number,
+                total=row["total"],
+                categories=dict(row["categories"]),
+                tiles={
+                    t: TileScore(s["count"], s["value"], s["points"])
+                    for t, s in row["tiles"].items()
+                },
+                sites={kind: bool(s["completed"]) for kind, s in row["sites"].items()},
+                trophy=row["trophy"]["trophy"] if row["trophy"] else None,
+                longships_completed=tuple(row["longships"]["completed"]),
+                longships_incomplete=tuple(row["longships"]["incomplete"]),
+            )
+        )
+    return results, [lo.seats.index(s) + 1 for s in winners(lo)]
+
+
+@dataclass
+class Replay:
+    """The outcome of one transcript replayed through our rules."""
+
+    game: Transcript
+    disagreements: list[Disagreement] = field(default_factory=list)
+    moves_played: int = 0
+    overdrawn: int = 0  # Game Park's stack-overdraw gains left out of the comparison
+
+    @property
+    def agrees(self) -> bool:
+        return not self.disagreements
+
+
+OptionsSource = Callable[[Transcript, int], "tuple[str, ...] | None"]
+
+
+def replay(
+    game: Transcript,
+    variant: str = "gamepark",
+    options_of: OptionsSource | None = None,
+    path: str | os.PathLike[str] | None = None,
+) -> Replay:
+    """Play every move of ``game`` through our rules (``play_code`` on a game set up from the
+    transcript's layout) and compare each step and the final scores (``compare_move``,
+    ``compare_result``). A move we refuse, or a player to move who is not Game Park's, ends
+    the replay there. ``options_of(game, n)`` may supply Game Park's list of legal moves
+    for a move whose count differs and whose list the transcript lacks."""
+    outcome = Replay(game)
+    session = start_from_layout(layout_of(game.setup), game.players, variant=variant, path=path)
+    table, rules = session.table, looot_game()
+    book = StackBook(game.setup.stacks)
+
+    def disagree(move: Move | None, what: str) -> None:
+        outcome.disagreements.append(
+            Disagreement(
+                game.seed, game.players, move.n if move else None, move.code if move else "", what
+            )
+        )
+
+    for move in game.moves:
+        lo = Looot(table.state, rules)
+        seat = lo.to_move
+        if lo.over() or seat != SEATS[move.player - 1]:
+            who = "nobody (our game is over)" if lo.over() else seat
+            disagree(move, f"Game Park's player {move.player} moves; ours to move is {who}")
+            return outcome
+        legal = legal_codes(table.state, rules)
+        before = _look(lo, seat)
+        overdrawn = Tiles()
+        if move.kind == "viking":
+            _, overdrawn = book.take(move.gain)
+            outcome.overdrawn += len(overdrawn.buildings)
+        try:
+            play_code(table, move.code, rules)
+        except ProcedureError as error:
+            disagree(move, f"refused by our rules: {error}")
+            return outcome
+        except Exception as error:  # a fault of ours: reported like a disagreement
+            disagree(move, f"our game failed: {type(error).__name__}: {error}")
+            return outcome
+        outcome.moves_played += 1
+        step = _step(move, legal, Looot(table.state, rules), seat, before)
+        problems = compare_move(move, step, overdrawn)
+        if (
+            move.options is None
+            and options_of is not None
+            and any("distinct legal moves" in p for p in problems)
+        ):
+            listed = options_of(game, move.n)
+            if listed is not None:
+                problems = compare_move(dataclasses.replace(move, options=listed), step, overdrawn)
+        for problem in problems:
+            disagree(move, problem)
+    lo = Looot(table.state, rules)
+    if not lo.over():
+        disagree(None, f"Game Park's game is over; ours waits for {lo.to_move} ({lo.phase})")
+        return outcome
+    ours, won = our_results(lo)
+    for problem in compare_result(game, ours, won):
+        disagree(None, problem)
+    return outcome
+
+
+def oracle_options(game: Transcript, n: int) -> tuple[str, ...] | None:
+    """Game Park's list of legal moves before move ``n`` of ``game``, from a fresh run of the
+    oracle (None where it cannot run)."""
+    if unavailable() is not None:
+        return None
+    runs = [
+        r
+        for r in run_oracle(game.players, 1, game.seed, legal_lists=n)
+        if isinstance(r, Transcript)
+    ]
+    return runs[0].moves[n - 1].options if runs else None

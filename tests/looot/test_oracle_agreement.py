@@ -1,0 +1,64 @@
+"""Agreement with Game Park's engine: games it played, replayed move by move through our rules
+with its readings on (the ``gamepark`` variant, the module README's D1..D8), agree at every
+step (the move is legal for us, the number of distinct legal moves and the lists where the
+transcript has them, tiles gained, completions, discarded tiles, refills, scores, the next
+player) and at the end (each player's score by category, and the winners).
+
+The kept games (``tests/fixtures/looot``) run everywhere. Fresh games come from the oracle
+itself where Node and the oracle are present (``tests/looot/oracle.py`` says where it is
+looked for): ``LOOOT_ORACLE_GAMES`` games per player count (default 100) from
+``LOOOT_ORACLE_SEED`` (default 1). Games Game Park's engine crashes on are skipped.
+The acceptance run is ``LOOOT_ORACLE_GAMES=1000``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.looot import oracle
+from tests.looot.oracle import Replay, Transcript
+
+FIXTURES = [
+    t for path in oracle.fixture_files() for t in oracle.transcripts(oracle.read_records(path))
+]
+DEFAULT_GAMES = 100
+DEFAULT_SEED = 1
+SHOWN = 12  # disagreements shown in a failure message
+
+
+def report(outcomes: list[Replay], what: str) -> str:
+    """The disagreements of a run, move by move, the first few of each game."""
+    bad = [o for o in outcomes if not o.agrees]
+    lines = [f"{len(bad)} of {len(outcomes)} {what} disagree with Game Park:"]
+    for outcome in bad:
+        lines += [f"  {d}" for d in outcome.disagreements[:3]]
+        if len(outcome.disagreements) > 3:
+            lines.append(f"  ... and {len(outcome.disagreements) - 3} more in that game")
+        if len(lines) > SHOWN:
+            lines.append(f"  ... and {len(bad) - bad.index(outcome) - 1} more games")
+            break
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("game", FIXTURES, ids=[f"{t.players}p-seed{t.seed}" for t in FIXTURES])
+def test_kept_games_agree_with_game_park(game: Transcript):
+    outcome = oracle.replay(game)
+    assert outcome.agrees, report([outcome], "kept game")
+    assert outcome.moves_played == len(game.moves)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(oracle.unavailable() is not None, reason=str(oracle.unavailable()))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fresh_oracle_games_agree_with_game_park(players: int):
+    games = oracle.env_int(oracle.GAMES_ENV, DEFAULT_GAMES)
+    seed = oracle.env_int(oracle.SEED_ENV, DEFAULT_SEED)
+    outcomes: list[Replay] = []
+    crashed = 0
+    for record in oracle.stream_oracle(players, games, seed):
+        if isinstance(record, Transcript):
+            outcomes.append(oracle.replay(record, options_of=oracle.oracle_options))
+        elif isinstance(record, oracle.Crashed):
+            crashed += 1
+    assert len(outcomes) + crashed == games
+    what = f"games ({players} players, seeds {seed}..{seed + games - 1}, {crashed} crashed in Game Park's engine and skipped)"
+    assert all(o.agrees for o in outcomes), report(outcomes, what)
