@@ -40,10 +40,12 @@ from types import MappingProxyType
 
 from rules_assist.looot.layout import Hex, Layout, cell_of
 from rules_assist.looot.moves import legal_codes, looot_game, play_code
-from rules_assist.looot.reading import DISCARD, Looot, fjord
+from rules_assist.looot.reading import Looot, fjord, gained
 from rules_assist.looot.scoring import breakdown, winners
 from rules_assist.looot.setup import start_from_layout
 from rules_assist.procedures import ProcedureError
+from tabletop.core import Command, Compound, Table
+from tabletop.core import Move as Shift
 
 Axial = tuple[int, int]
 Cell = tuple[int, int]
@@ -671,6 +673,11 @@ class StackBook:
             Tiles((), tuple(overdrawn)),
         )
 
+    def give_back(self, discarded: Tiles) -> None:
+        """Tiles a full fjord could not take: Game Park leaves the buildings on their stacks."""
+        for _, cell in discarded.buildings:
+            self.left[cell] = self.left.get(cell, 0) + 1
+
 
 # ---- comparing our game with a transcript --------------------------------------------------------
 @dataclass(frozen=True)
@@ -813,24 +820,38 @@ def compare_result(
 # ---- replaying a transcript through our rules -------------------------------------------------
 @dataclass(frozen=True)
 class _Look:
-    """What the replay reads of our table before and after a move."""
+    """What the replay reads of our table before a move, to compare after it."""
 
-    gained: frozenset[str]
-    discard: frozenset[str]
-    complete: frozenset[str]
+    seq: int  # the table's last log entry
+    complete: frozenset[str]  # the mover's completed sites and longships
     ocean: tuple[tuple[str, str | None], ...]
 
 
-def _look(lo: Looot, seat: str) -> _Look:
+def _look(table: Table, lo: Looot, seat: str) -> _Look:
     pieces = lo.state.pieces
     return _Look(
-        gained=frozenset(lo.gained(seat)),
-        discard=frozenset(lo.state.place(DISCARD).contents),
+        seq=table.seq,
         complete=frozenset(
             p for p in lo.state.place(fjord(seat)).contents if pieces[p].props.get("complete")
         ),
         ocean=tuple(lo.ocean()),
     )
+
+
+def _piece_moves(table: Table, since: int) -> list[Shift]:
+    """Every piece moved by the log entries after ``since``, in order."""
+    found: list[Shift] = []
+
+    def walk(command: Command) -> None:
+        if isinstance(command, Compound):
+            for part in command.commands:
+                walk(part)
+        elif isinstance(command, Shift):
+            found.append(command)
+
+    for entry in table.entries[since:]:
+        walk(entry.command)
+    return found
 
 
 def _tiles_of(lo: Looot, pids: Iterable[str]) -> Tiles:
@@ -846,34 +867,35 @@ def _tiles_of(lo: Looot, pids: Iterable[str]) -> Tiles:
     return Tiles(tuple(resources), tuple(buildings))
 
 
-def _step(move: Move, legal: Sequence[str], lo: Looot, seat: str, before: _Look) -> Step:
-    """What our game showed around ``move``: ``before`` was read before it, ``lo`` after."""
-    after = _look(lo, seat)
+def _step(
+    move: Move, legal: Sequence[str], table: Table, lo: Looot, seat: str, before: _Look
+) -> Step:
+    """What our game showed around ``move``: ``before`` was read before it, ``lo`` after.
+    Tiles gained are those moved into the mover's gained tiles; tiles discarded are those
+    moved out of them anywhere but onto the fjord (out of the game, or back where they came
+    from)."""
     pieces = lo.state.pieces
-    new_discard = after.discard - before.discard
-    newly = after.complete - before.complete
+    shifts = _piece_moves(table, before.seq)
+    pending = gained(seat)
+    into = [m.piece for m in shifts if m.dst.place == pending and m.src.place != pending]
+    lost = [m.piece for m in shifts if m.src.place == pending and m.dst.place != fjord(seat)]
+    newly = _look(table, lo, seat).complete - before.complete
     refill = None
-    for (space, was), (_, now) in zip(before.ocean, after.ocean, strict=True):
+    for (space, was), (_, now) in zip(before.ocean, lo.ocean(), strict=True):
         if now is not None and now != was:
             refill = Refill(cell_of(space), int(pieces[now].props["longship"]))
-    over = lo.over()
+    passing = move.kind == "pass"
     return Step(
         legal=tuple(legal),
-        gain=(
-            _tiles_of(lo, (after.gained | new_discard) - before.gained)
-            if move.kind == "viking"
-            else None
-        ),
-        discarded=_tiles_of(lo, new_discard),
+        gain=_tiles_of(lo, into) if move.kind == "viking" else None,
+        discarded=_tiles_of(lo, lost),
         completes=Completes(
             tuple(str(pieces[p].props["site"]) for p in newly if pieces[p].kind == "site"),
             tuple(int(pieces[p].props["longship"]) for p in newly if pieces[p].kind == "longship"),
         ),
-        refill=refill if move.kind == "pass" else None,
-        scores=(
-            tuple(breakdown(lo, s)["total"] for s in lo.seats) if move.kind == "pass" else None
-        ),
-        next_player=(None if move.kind != "pass" or over else SEATS.index(lo.to_move) + 1),
+        refill=refill if passing else None,
+        scores=tuple(breakdown(lo, s)["total"] for s in lo.seats) if passing else None,
+        next_player=SEATS.index(lo.to_move) + 1 if passing and not lo.over() else None,
     )
 
 
@@ -948,11 +970,12 @@ def replay(
             disagree(move, f"Game Park's player {move.player} moves; ours to move is {who}")
             return outcome
         legal = legal_codes(table.state, rules)
-        before = _look(lo, seat)
+        before = _look(table, lo, seat)
         overdrawn = Tiles()
         if move.kind == "viking":
             _, overdrawn = book.take(move.gain)
             outcome.overdrawn += len(overdrawn.buildings)
+        book.give_back(move.discarded)
         try:
             play_code(table, move.code, rules)
         except ProcedureError as error:
@@ -962,7 +985,7 @@ def replay(
             disagree(move, f"our game failed: {type(error).__name__}: {error}")
             return outcome
         outcome.moves_played += 1
-        step = _step(move, legal, Looot(table.state, rules), seat, before)
+        step = _step(move, legal, table, Looot(table.state, rules), seat, before)
         problems = compare_move(move, step, overdrawn)
         if (
             move.options is None
@@ -991,7 +1014,7 @@ def oracle_options(game: Transcript, n: int) -> tuple[str, ...] | None:
         return None
     runs = [
         r
-        for r in run_oracle(game.players, 1, game.seed, legal_lists=n)
+        for r in run_oracle(game.players, 1, game.seed, legal_lists=n, longships=game.longships)
         if isinstance(r, Transcript)
     ]
     return runs[0].moves[n - 1].options if runs else None
