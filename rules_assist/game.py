@@ -11,6 +11,7 @@ What a game gives:
 - ``summary(state)``: the table read in the game's terms (``tabletop inspect``);
 - ``deck_check(deck)``: problems in the game's deck rows, [(line, column, message)];
 - ``card_view(row)``: how a card's face reads (tabletop/ui/card_layouts.py);
+- ``token_view(piece)``: how a token's face reads (tabletop/ui/token_art.py);
 - ``rulebook``: the invariants and transition rules (rules_assist/rules.py), which
   give the move checker and the whole-table audit;
 - ``complete_move(state, command)``: the command with what the rules make follow
@@ -202,6 +203,11 @@ class Game:
         return None
 
     has_card_view = False
+
+    def token_view(self, piece: Mapping[str, Any]) -> Any:
+        return None
+
+    has_token_view = False
 
     # ---- rules ------------------------------------------------------------------------
     @property

@@ -8,11 +8,11 @@ from typing import Any
 from rules_assist.bots import RandomBot
 from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
 from rules_assist.rules import Rulebook
-from tabletop.core import TableState
+from tabletop.core import Command, TableState
 
-from . import rules
+from . import card_view, rules
 from .flow import LoootFlow
-from .procedures import PROCEDURES
+from .procedures import PROCEDURES, complete_tile, complete_viking
 from .reading import Looot
 from .scoring import breakdown, winners
 from .setup import setup
@@ -35,6 +35,19 @@ class LoootGame(Game):
     @cached_property
     def rulebook(self) -> Rulebook:  # type: ignore[override]
         return rules.rulebook_for(self)
+
+    has_complete_move = True
+
+    has_token_view = True
+
+    def token_view(self, piece: Any) -> Any:
+        """A token's display roles: tiles, shields, longships, sites, trophies (card_view.py)."""
+        return card_view.token_view(piece)
+
+    def complete_move(self, state: TableState, command: Command) -> Command:
+        """A Viking, a tile or a longship moved by hand, with what the rules make follow."""
+        command = complete_tile(state, complete_viking(state, command, self), self)
+        return rules.complete_move(state, command, self)
 
     @cached_property
     def flow(self) -> LoootFlow:  # type: ignore[override]
@@ -65,8 +78,11 @@ class LoootGame(Game):
                 {
                     "seat": seat,
                     "total": found["total"],
-                    **found["categories"],
-                    "trophy value": found["tieBreaker"],
+                    "resources": found["categories"]["resources"],
+                    "buildings": found["categories"]["buildings"],
+                    "sites": found["categories"]["sites"],
+                    "trophy": found["categories"]["trophy"],
+                    "longships": found["categories"]["longshipPenalty"],
                     "final": over,
                     "winner": seat in won,
                 }

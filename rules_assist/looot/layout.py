@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from tabletop.core import hexes
 from tabletop.modules.catalogue import resources_dir
 
 Axial = tuple[int, int]
@@ -69,50 +70,39 @@ class Layout:
     sites: tuple[tuple[str, str, str], ...]  # per seat in order: (port, altar, palace)
 
 
-# ---- hex geometry ---------------------------------------------------------------------------
-AXIAL_STEPS: tuple[Axial, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-
-
+# ---- hex geometry (tabletop.core.hexes, with Looot's even-q boards) -------------------------
 def offset_to_axial(col: int, row: int) -> Axial:
     """Even-q offset to axial (flat tops, even columns shoved down)."""
-    return col, row - (col + (col & 1)) // 2
+    return hexes.offset_to_axial((col, row), "even")
 
 
 def axial_to_offset(q: int, r: int) -> tuple[int, int]:
     """Axial to even-q offset."""
-    return q, r + (q + (q & 1)) // 2
+    return hexes.axial_to_offset((q, r), "even")
 
 
 def rotate(cell: Axial, k: int) -> Axial:
     """An axial cell turned ``k`` times 60 degrees about the origin: (q, r) -> (-r, q + r)."""
-    q, r = cell
-    for _ in range(k % 6):
-        q, r = -r, q + r
-    return q, r
+    return hexes.rotate(cell, k)
 
 
 def neighbours(cell: Axial) -> list[Axial]:
-    q, r = cell
-    return [(q + dq, r + dr) for dq, dr in AXIAL_STEPS]
+    return hexes.neighbours(cell)
 
 
 def offset_neighbours(col: int, row: int) -> list[tuple[int, int]]:
     """The six even-q neighbours of a cell (some may be off the board)."""
-    return [axial_to_offset(*n) for n in neighbours(offset_to_axial(col, row))]
+    return hexes.offset_neighbours((col, row), "even")
 
 
 def place_cells(cells: Iterable[tuple[int, int]], origin: Axial, k: int) -> dict:
     """Each local even-q cell -> its axial hex once the board lies at ``origin``, turned k."""
-    placed = {}
-    for cell in cells:
-        q, r = rotate(offset_to_axial(*cell), k)
-        placed[cell] = (q + origin[0], r + origin[1])
-    return placed
+    return hexes.place_face(cells, origin, k)
 
 
 def key(cell: Axial) -> str:
     """A hex's space name on a board place: ``"q,r"``."""
-    return f"{cell[0]},{cell[1]}"
+    return hexes.name(cell)
 
 
 def cell_of(space: str) -> tuple[int, int]:
@@ -412,9 +402,12 @@ def _placements(
     taken: Mapping[Axial, Hex],
     touching: Sequence[int],
     least: int,
+    against: Mapping[Axial, Hex] | None = None,
 ) -> list[tuple[Axial, int]]:
     """Every way to lay a board's cells beside the map without overlap, (origin, k), where the
-    cells at the indices ``touching`` share at least ``least`` edges with the map."""
+    cells at the indices ``touching`` share at least ``least`` edges with the map (or with
+    the part of it ``against``)."""
+    against = taken if against is None else against
     border = {n for cell in taken for n in neighbours(cell) if n not in taken}
     found = []
     for k in range(6):
@@ -424,7 +417,7 @@ def _placements(
             placed = [(q + oq, r + orr) for q, r in turned]
             if any(hexa in taken for hexa in placed):
                 continue
-            if _contact([placed[i] for i in touching], taken) >= least:
+            if _contact([placed[i] for i in touching], against) >= least:
                 found.append(((oq, orr), k))
     return found
 
@@ -435,7 +428,8 @@ def assemble(players: int, rng: random.Random, data: LoootData | None = None) ->
     One face of each of ``players`` physical boards drawn at random; the first lies at the
     origin unturned; each further face is laid with one whole side against the map, at a
     random one of the placements that allow it; then the trophy board and the ocean board,
-    each on a random side, laid with their land side (row 1) against the map. The 30
+    each on a random side, laid with their land side (row 1) against the faces and touching
+    neither each other (so every water space is reached from the faces' side). The 30
     longships are shuffled: five go onto the water spaces, the rest stay in the bag in draw
     order. Each site type is shuffled and player k gets the k-th of each.
     """
@@ -456,14 +450,21 @@ def assemble(players: int, rng: random.Random, data: LoootData | None = None) ->
         placed = place_cells(cells, origin, k)
         boards.append((face, origin, k))
         taken.update({hexa: Hex(data.boards[face][c], face, c) for c, hexa in placed.items()})
+    faces_only = dict(taken)
     for board in (rng.choice(TROPHY_BOARDS), rng.choice(OCEANS)):
         cells = sorted(data.boards[board])
         land = [i for i, c in enumerate(cells) if c[1] == 1]
-        options = [
-            option
-            for option in _placements(cells, taken, land, 2)
-            if _contact(place_cells(cells, *option).values(), taken) >= SIDE_BOARD_CONTACT
-        ]
+        others = {hexa for hexa in taken if hexa not in faces_only}  # the board laid before
+        options = []
+        for option in _placements(cells, taken, land, 2, faces_only):
+            where = place_cells(cells, *option)
+            placed = where.values()
+            if (
+                _contact(placed, faces_only) >= SIDE_BOARD_CONTACT
+                and all(_contact([where[cells[i]]], faces_only) for i in land)
+                and not _contact(placed, others)
+            ):
+                options.append(option)
         origin, k = rng.choice(options)
         placed = place_cells(cells, origin, k)
         boards.append((board, origin, k))

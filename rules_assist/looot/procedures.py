@@ -10,8 +10,9 @@ from typing import Any
 from rules_assist.game import Parameter, ProcedureSpec, ProcedureTable
 from rules_assist.procedures import ProcedureContext, ProcedureError
 from rules_assist.questions import Question
-from tabletop.core import actions, seat_of
+from tabletop.core import Command, Compound, Move, TableState, actions, seat_of
 
+from .card_view import longship_word, shield_word, terrain_word, tile_word, tiles_words
 from .reading import (
     DISCARD,
     END,
@@ -57,6 +58,13 @@ def tile_code(lo: Looot, pid: str) -> str:
     return f"{piece.kind} from {origin}" if origin else piece.kind
 
 
+def _name(ctx: Any, seat: str) -> str:
+    """A seat as players call it ('Blue'); ``ctx`` is a procedure's context or the table."""
+    state = ctx.state if hasattr(ctx, "state") else ctx
+    found = next((x for x in state.seats if x.id == seat), None)
+    return str(found.name or seat) if found is not None else seat
+
+
 # ---- shields and Vikings (DE:20-28, DE:40-44) ----------------------------------------------
 def shield(ctx: ProcedureContext, game: Any) -> str:
     """LO-R15: turn an unused shield for the coming placement (PlayAgain: one more placement
@@ -74,7 +82,7 @@ def shield(ctx: ProcedureContext, game: Any) -> str:
         ctx.set_counter("left", lo.placements_left + 1)
     else:
         ctx.set_counter("armed", ",".join((*lo.armed, name)))
-    return f"{seat} uses the shield {name}"
+    return f"{_name(ctx, seat)} turns the shield {shield_word(name)}"
 
 
 def viking(ctx: ProcedureContext, game: Any) -> str:
@@ -94,9 +102,14 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
         )
     )
     before = lo.groups(seat)
-    armed = lo.armed
     ctx.move(left[-1], LANDSCAPE, spot=space)
+    return _after_viking(ctx, game, seat, space, before)
+
+
+def _after_viking(ctx: Any, game: Any, seat: str, space: str, before: list[set[str]]) -> str:
+    """LO-R5, LO-R7..R10: what a Viking just put on ``space`` gains; the turn goes on."""
     lo = Looot(ctx.state, game)
+    armed = lo.armed
     resource = lo.terrain[space]
     got = [resource] * (2 if DOUBLE_GAIN in armed else 1)
     for tile in got:
@@ -114,11 +127,116 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
     ctx.set_counter("left", remaining)
     if remaining <= 0 or not Looot(ctx.state, game).vikings_left(seat):
         _to_tiles(ctx, game)
-    buildings = [f"{ctx.state.pieces[p].kind} from {o}" for p, o in capture.tiles]
-    return f"{seat} puts a Viking on {space}: " + ", ".join(got + buildings)
+    buildings = [
+        f"{tile_word(ctx.state.pieces[p].kind)} from the stack at {o}" for p, o in capture.tiles
+    ]
+    where = f"the {terrain_word(resource)} at {space}"
+    return f"{_name(ctx, seat)} puts a Viking on {where}: " + ", ".join(
+        [tiles_words(got), *buildings]
+    )
 
 
-def _gain_resource(ctx: ProcedureContext, lo: Looot, seat: str, tile: str) -> None:
+class _Scratch:
+    """The steps of a procedure made on the table and taken back at once: what a move by
+    hand brings with it (``complete_viking``)."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self.steps: list[Command] = []
+        self.notes: list[str] = []
+        self._mark = state.mark()
+
+    def do(self, command: Command) -> Command:
+        command.apply(self.state)
+        self.steps.append(command)
+        return command
+
+    def move(self, pid: str, place: str, *, spot: str | None = None) -> Command:
+        return self.do(actions.move(self.state, pid, place, spot=spot))
+
+    def set_property(self, pid: str, key: str, value: Any) -> Command:
+        return self.do(actions.set_property(self.state, pid, key, value))
+
+    def set_counter(self, name: str, value: Any) -> Command:
+        return self.do(actions.set_counter(self.state, name, value))
+
+    def add(self, record: dict[str, Any], place: str, *, spot: str | None = None) -> Command:
+        return self.do(actions.add_piece(self.state, record, place, spot=spot))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def take_back(self) -> None:
+        for command in reversed(self.steps):
+            command.inverse().apply(self.state)
+        self.state.back_to(self._mark)
+
+
+def complete_viking(state: TableState, command: Command, game: Any) -> Command:
+    """A Viking put by hand from its owner's supply onto a legal hex, on its owner's turn:
+    the command with what the ``viking`` procedure would gain (LO-R5, LO-R7..R10)."""
+    moves = [c for c in _flat(command) if isinstance(c, Move)]
+    if len(moves) != 1:
+        return command
+    (move,) = moves
+    piece = state.pieces.get(move.piece)
+    lo = Looot(state, game)
+    if (
+        piece is None
+        or piece.kind != "viking"
+        or move.src.place != f"vikings_{piece.owner}"
+        or move.dst.place != LANDSCAPE
+        or piece.owner != lo.to_move
+        or lo.phase != VIKINGS
+        or move.dst.spot not in viking_spaces(lo, piece.owner)
+    ):
+        return command
+    before = lo.groups(piece.owner)
+    scratch = _Scratch(state)
+    try:
+        scratch.do(command)
+        label = _after_viking(scratch, game, piece.owner, move.dst.spot, before)
+    finally:
+        scratch.take_back()
+    return Compound(label, tuple(scratch.steps), "looot.viking")
+
+
+def complete_tile(state: TableState, command: Command, game: Any) -> Command:
+    """A gained tile laid by hand on an empty space of its seat's fjord, on that seat's turn:
+    the command with what the ``place`` procedure makes follow (LO-R6, LO-R11, LO-R12)."""
+    moves = [c for c in _flat(command) if isinstance(c, Move)]
+    if len(moves) != 1:
+        return command
+    (move,) = moves
+    piece = state.pieces.get(move.piece)
+    lo = Looot(state, game)
+    seat = lo.to_move
+    if (
+        piece is None
+        or lo.phase != TILES
+        or move.src.place != gained(seat)
+        or move.dst.place != fjord(seat)
+        or move.dst.spot not in lo.free_spaces(seat)
+    ):
+        return command
+    scratch = _Scratch(state)
+    try:
+        scratch.do(command)
+        done = _complete(scratch, game, seat, move.dst.spot)
+        _settle(scratch, game)
+    finally:
+        scratch.take_back()
+    label = f"{_name(state, seat)} lays {tile_word(piece.kind)} on the fjord at {move.dst.spot}"
+    return Compound(label + done, tuple(scratch.steps), "looot.place")
+
+
+def _flat(command: Command) -> list[Command]:
+    if isinstance(command, Compound):
+        return [c for inner in command.commands for c in _flat(inner)]
+    return [command]
+
+
+def _gain_resource(ctx: Any, lo: Looot, seat: str, tile: str) -> None:
     pieces = ctx.state.pieces
     found = [p for p in ctx.state.place(SUPPLY).contents if pieces[p].kind == tile]
     if found:
@@ -129,13 +247,13 @@ def _gain_resource(ctx: ProcedureContext, lo: Looot, seat: str, tile: str) -> No
     ctx.note(f"the {tile} tiles ran out: one more is added (the supply has no limit)")
 
 
-def _to_tiles(ctx: ProcedureContext, game: Any) -> None:
+def _to_tiles(ctx: Any, game: Any) -> None:
     """The Vikings are placed: lay the gained tiles, or go on to the end of the turn."""
     ctx.set_counter("phase", TILES)
     _settle(ctx, game)
 
 
-def _settle(ctx: ProcedureContext, game: Any) -> None:
+def _settle(ctx: Any, game: Any) -> None:
     """LO-R6: with no empty fjord space left, the tiles still to lay are out of the game (the
     German text is silent; Game Park discards them, D7). With none left to lay, the turn
     goes on to its end."""
@@ -145,7 +263,9 @@ def _settle(ctx: ProcedureContext, game: Any) -> None:
     if pending and not lo.free_spaces(seat):
         for pid in pending:
             ctx.move(pid, DISCARD)
-        ctx.note(f"no empty space on {seat}'s fjord: {len(pending)} tile(s) out of the game")
+        ctx.note(
+            f"no empty space on {_name(ctx, seat)}'s fjord: {len(pending)} tile(s) out of the game"
+        )
         pending = []
     if not pending:
         ctx.set_counter("phase", END)
@@ -175,18 +295,23 @@ def place(ctx: ProcedureContext, game: Any) -> str:
     ctx.move(pid, fjord(seat), spot=space)
     done = _complete(ctx, game, seat, space)
     _settle(ctx, game)
-    return f"{seat} lays {code.split(' from ')[0]} on {space}" + done
+    kind = ctx.state.pieces[pid].kind
+    return f"{_name(ctx, seat)} lays {tile_word(kind)} on the fjord at {space}" + done
 
 
-def _complete(ctx: ProcedureContext, game: Any, seat: str, space: str) -> str:
+def _complete(ctx: Any, game: Any, seat: str, space: str) -> str:
     lo = Looot(ctx.state, game)
     found = completions(lo, seat, space)
     for pid in found:
         ctx.set_property(pid, "complete", True)
-    names = [
-        str(ctx.state.pieces[p].value or ctx.state.pieces[p].props.get("longship")) for p in found
-    ]
-    return f", completing {', '.join(names)}" if names else ""
+    names = []
+    for p in found:
+        piece = ctx.state.pieces[p]
+        if piece.kind == "longship":
+            names.append(f"the {piece.props.get('type')} longship +{piece.props.get('bonus')}")
+        else:
+            names.append(f"the {piece.value} ({piece.props.get('value')} points)")
+    return f", completing {' and '.join(names)}" if names else ""
 
 
 # ---- the end of the turn (DE:36, DE:48, DE:52) ---------------------------------------------
@@ -215,7 +340,8 @@ def longship(ctx: ProcedureContext, game: Any) -> str:
     ctx.set_counter("longship", ctx.state.pieces[pid].spot)
     ctx.move(pid, fjord(seat), spot=space)
     done = _complete(ctx, game, seat, space)
-    return f"{seat} takes the longship {name} onto {space}" + done
+    ship = longship_word(ctx.state.pieces[pid].props)
+    return f"{_name(ctx, seat)} takes {ship} onto the fjord at {space}" + done
 
 
 def trophy(ctx: ProcedureContext, game: Any) -> str:
@@ -232,7 +358,8 @@ def trophy(ctx: ProcedureContext, game: Any) -> str:
         )
     )
     ctx.move(lo.trophies_left()[int(axes)], shields(seat), spot=TROPHY_SLOT)
-    return f"{seat} claims the trophy for {axes} axes"
+    points = lo.data.trophies.get(int(axes))
+    return f"{_name(ctx, seat)} claims the trophy for {axes} axes ({points} points)"
 
 
 def pass_turn(ctx: ProcedureContext, game: Any) -> str:
@@ -246,7 +373,8 @@ def pass_turn(ctx: ProcedureContext, game: Any) -> str:
         if bag:
             ctx.move(bag[0], LANDSCAPE, spot=emptied)
             ctx.flip(bag[0], True)
-            ctx.note(f"longship {ctx.state.pieces[bag[0]].props['longship']} to {emptied}")
+            ship = longship_word(ctx.state.pieces[bag[0]].props)
+            ctx.note(f"{ship} comes out of the bag onto {emptied}")
         else:
             ctx.note(f"the bag is empty: {emptied} stays empty")
     following = next_seat(lo)
@@ -254,11 +382,11 @@ def pass_turn(ctx: ProcedureContext, game: Any) -> str:
         ctx.set_counter(name, value)
     if following is None:
         ctx.set_counter("phase", OVER)
-        return f"{seat} passes; every Viking is placed: the game is over"
+        return f"{_name(ctx, seat)} passes; every Viking is placed: the game is over"
     ctx.set_counter("seat", following)
     ctx.set_counter("phase", VIKINGS)
     ctx.set_counter("turn", lo.turn + 1)
-    return f"{seat} passes to {following}"
+    return f"{_name(ctx, seat)} passes to {_name(ctx, following)}"
 
 
 PROCEDURES = ProcedureTable(

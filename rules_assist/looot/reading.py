@@ -182,7 +182,7 @@ class Looot:
             found = memo["looot.water"] = [
                 n
                 for _, n in sorted(
-                    (tuple(d.get("local", (0, 0)))[0], n)
+                    (int(str(d.get("local", "0,0")).split(",")[0]), n)
                     for n, d in graph.nodes(data=True)
                     if d.get("terrain") == "water"
                 )

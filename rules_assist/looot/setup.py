@@ -11,7 +11,6 @@ whole recorded game holding them under ``setup``.
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import tempfile
@@ -35,7 +34,6 @@ from .layout import (
     build_layout,
     key,
     load_data,
-    neighbours,
 )
 from .reading import BAG, LANDSCAPE, SUPPLY, VIKINGS, fjord, shields, supply_of
 
@@ -90,33 +88,56 @@ def read_layout(path: str | os.PathLike[str]) -> Layout:
 
 
 # ---- the table at the start ------------------------------------------------------------------
+TERRAIN_STYLE = {
+    "attr": "terrain",
+    "colours": {
+        "wood": "#3c6e2f",
+        "sheep": "#a8d08d",
+        "gold": "#d4a017",
+        "axe": "#9b4a3c",
+        "house": "#c9a26b",
+        "watchtower": "#8e8e8e",
+        "castle": "#5d4e75",
+        "water": "#2b6ca3",
+        "trophy": "#f5d76e",
+    },
+    "icons": {
+        "wood": "wood",
+        "sheep": "sheep",
+        "gold": "gold",
+        "axe": "axe",
+        "house": "house",
+        "watchtower": "watchtower",
+        "castle": "castle",
+        "water": "water",
+        "trophy": "trophy",
+    },
+}
+
+
 def landscape_spec(layout: Layout) -> dict[str, Any]:
-    """The board place of the landscape: axial spaces with their terrain and board."""
-    nodes = []
-    for (q, r), found in sorted(layout.hexes.items()):
-        nodes.append(
-            {
-                "id": key((q, r)),
-                "q": q,
-                "r": r,
-                "x": round(1.5 * q, 4),
-                "y": round(math.sqrt(3) * (r + q / 2), 4),
-                "terrain": found.terrain,
-                "board": found.board,
-                "local": f"{found.local[0]},{found.local[1]}",
-            }
-        )
-    edges = []
-    for cell in sorted(layout.hexes):
-        for n in neighbours(cell):
-            if n in layout.hexes and cell < n:
-                edges.append({"a": key(cell), "b": key(n)})
+    """The board place of the landscape: axial spaces with their terrain, board and cell."""
+    cells = sorted(layout.hexes.items())
     return {
         "id": LANDSCAPE,
         "kind": "board",
         "label": "Landscape",
-        "board": {"shape": "graph", "nodes": nodes, "edges": edges},
-        "layout": {"x": 20, "y": 80, "w": 420, "h": 420},
+        "board": {
+            "shape": "hex",
+            "coords": "axial",
+            "orientation": "flat",
+            "spaces": [key(cell) for cell, _ in cells],
+            "node_attrs": {
+                key(cell): {
+                    "terrain": found.terrain,
+                    "board": found.board,
+                    "local": f"{found.local[0]},{found.local[1]}",
+                }
+                for cell, found in cells
+            },
+            "style": TERRAIN_STYLE,
+        },
+        "layout": {"x": 20, "y": 70, "cell": 30, "piles": True},
     }
 
 

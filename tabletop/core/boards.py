@@ -5,49 +5,120 @@ it on demand. Three shapes cover the games the table is built for:
 
 - ``hex``: a hex grid of ``cols`` x ``rows`` in offset coordinates, spaces named
   ``"col,row"`` (pointy tops with odd rows shoved right, or flat tops with odd
-  columns shoved down), e.g. a valley or a map of territories;
+  columns shoved down; ``offset = "even"`` shoves the even ones instead), e.g. a
+  valley or a map of territories; or, with ``coords = "axial"``, any set of hexes
+  listed as ``spaces = ["q,r", ...]`` (a map put together at setup from turned
+  pieces), joined where they touch (hexes.py has the geometry);
 - ``grid``: a square grid, spaces ``"col,row"``, optionally with diagonals,
   e.g. a personal board;
 - ``graph``: named nodes and edges, e.g. islands joined by ferry routes.
 
 Every shape accepts ``remove`` (spaces cut out of an irregular map),
 ``node_attrs`` ({space: {attr: value}}) and ``edges`` / ``edge_attrs``
-(extra edges, or attributes on existing ones such as a river between two spaces).
+(extra edges, or attributes on existing ones such as a river between two spaces),
+and a ``style`` (how the window colours the spaces by one node attribute:
+``{attr, colours, letters, icons}``; checked here, drawn by the window).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import networkx as nx
 
+from . import hexes
 from .errors import FormatError
 
 SHAPES = ("hex", "grid", "graph")
+COORDS = ("offset", "axial")
+# Every field a board spec may have (the manifest names any other as a mistake).
+FIELDS = frozenset(
+    {
+        "shape",
+        "cols",
+        "rows",
+        "orientation",
+        "offset",
+        "coords",
+        "spaces",
+        "diagonal",
+        "nodes",
+        "remove",
+        "node_attrs",
+        "edges",
+        "edge_attrs",
+        "style",
+    }
+)
+STYLE_FIELDS = frozenset({"attr", "colours", "letters", "icons"})
+_COLOUR = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
-def _offset_hex_neighbours(c: int, r: int, orientation: str) -> list[tuple[int, int]]:
-    if orientation == "pointy":  # odd rows shoved right
-        if r % 2:
-            deltas = [(1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1)]
-        else:
-            deltas = [(1, 0), (-1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1)]
-    else:  # flat tops, odd columns shoved down
-        if c % 2:
-            deltas = [(0, 1), (0, -1), (1, 0), (1, 1), (-1, 0), (-1, 1)]
-        else:
-            deltas = [(0, 1), (0, -1), (1, -1), (1, 0), (-1, -1), (-1, 0)]
-    return [(c + dc, r + dr) for dc, dr in deltas]
+class BoardSpecError(FormatError):
+    """A bad board spec; ``field`` is where in the spec, e.g. ('style', 'colours', 'wood')."""
+
+    def __init__(self, message: str, *field: str) -> None:
+        super().__init__(f"board spec: {message}")
+        self.message = message
+        self.field = tuple(field)
 
 
 def _int(spec: dict[str, Any], key: str) -> int:
     value = spec.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise FormatError(
-            f"board spec: '{key}' must be a whole number of at least 1, not {value!r}"
-        )
+        raise BoardSpecError(f"'{key}' must be a whole number of at least 1, not {value!r}", key)
     return value
+
+
+def check_style(style: Any) -> dict[str, Any]:
+    """Check a board's ``style`` table; returns it. Colours are '#rgb', '#rrggbb' or
+    '#aarrggbb'; letters are short texts; icons name a picture of the module
+    (``icons/<name>.svg``)."""
+    if not isinstance(style, dict):
+        raise BoardSpecError(f"'style' must be a table with 'attr', not {style!r}", "style")
+    for key in style:
+        if key not in STYLE_FIELDS:
+            raise BoardSpecError(
+                f"'style' has no field {key!r} (its fields: {', '.join(sorted(STYLE_FIELDS))})",
+                "style",
+                str(key),
+            )
+    attr = style.get("attr")
+    if not isinstance(attr, str) or not attr:
+        raise BoardSpecError(
+            f"'style.attr' must name a node attribute, e.g. 'terrain', not {attr!r}",
+            "style",
+            "attr",
+        )
+    for key in ("colours", "letters", "icons"):
+        table = style.get(key, {})
+        if not isinstance(table, dict):
+            raise BoardSpecError(
+                f"'style.{key}' must be a table of {attr} value = text, not {table!r}",
+                "style",
+                key,
+            )
+        for value, text in table.items():
+            where = ("style", key, str(value))
+            if not isinstance(text, str) or not text:
+                raise BoardSpecError(f"'style.{key}.{value}' must be text, not {text!r}", *where)
+            if key == "colours" and not _COLOUR.match(text):
+                raise BoardSpecError(
+                    f"'style.colours.{value}' must be a colour like '#3c6e2f', not {text!r}",
+                    *where,
+                )
+            if key == "letters" and len(text) > 3:
+                raise BoardSpecError(
+                    f"'style.letters.{value}' must be at most 3 letters, not {text!r}", *where
+                )
+            if key == "icons" and ("/" in text or "\\" in text or text.startswith(".")):
+                raise BoardSpecError(
+                    f"'style.icons.{value}' must be an icon's name (icons/<name>.svg), not {text!r}",
+                    *where,
+                )
+    return style
 
 
 class BoardSpec:
@@ -58,30 +129,21 @@ class BoardSpec:
     attributes. Views read these; rules get a networkx graph from ``graph()``.
     """
 
-    __slots__ = ("shape", "nodes", "edges")
+    __slots__ = ("shape", "nodes", "edges", "orientation", "offset", "coords", "style")
 
     def __init__(self, spec: dict[str, Any]) -> None:
         if not isinstance(spec, dict):
-            raise FormatError("board spec: must be a table with 'shape'")
+            raise BoardSpecError("must be a table with 'shape'")
         shape = spec.get("shape")
         self.shape = shape
         self.nodes: dict[str, dict[str, Any]] = {}
         self.edges: dict[tuple[str, str], dict[str, Any]] = {}
+        self.orientation: str | None = None
+        self.offset: str | None = None
+        self.coords: str | None = None
+        self.style: dict[str, Any] | None = None
         if shape == "hex":
-            cols, rows = _int(spec, "cols"), _int(spec, "rows")
-            orientation = spec.get("orientation", "pointy")
-            if orientation not in ("pointy", "flat"):
-                raise FormatError(
-                    f"board spec: 'orientation' must be 'pointy' or 'flat', not {orientation!r}"
-                )
-            for r in range(rows):
-                for c in range(cols):
-                    self.nodes[f"{c},{r}"] = {"col": c, "row": r}
-            for r in range(rows):
-                for c in range(cols):
-                    for nc, nr in _offset_hex_neighbours(c, r, orientation):
-                        if 0 <= nc < cols and 0 <= nr < rows:
-                            self._link(f"{c},{r}", f"{nc},{nr}", {})
+            self._hex(spec)
         elif shape == "grid":
             cols, rows = _int(spec, "cols"), _int(spec, "rows")
             diagonal = bool(spec.get("diagonal", False))
@@ -98,45 +160,123 @@ class BoardSpec:
         elif shape == "graph":
             nodes = spec.get("nodes")
             if not isinstance(nodes, list) or not nodes:
-                raise FormatError("board spec: a 'graph' board needs a non-empty list 'nodes'")
+                raise BoardSpecError("a 'graph' board needs a non-empty list 'nodes'", "nodes")
             for node in nodes:
                 if isinstance(node, str):
                     self.nodes[node] = {}
                 elif isinstance(node, dict) and isinstance(node.get("id"), str):
                     self.nodes[node["id"]] = {k: v for k, v in node.items() if k != "id"}
                 else:
-                    raise FormatError(
-                        f"board spec: a node must be a name or a table with 'id', not {node!r}"
+                    raise BoardSpecError(
+                        f"a node must be a name or a table with 'id', not {node!r}", "nodes"
                     )
         else:
-            raise FormatError(
-                f"board spec: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}"
+            raise BoardSpecError(
+                f"'shape' must be one of {', '.join(SHAPES)}, not {shape!r}", "shape"
             )
 
-        for name in spec.get("remove", []):
+        remove = spec.get("remove", [])
+        if not isinstance(remove, list):
+            raise BoardSpecError(f"'remove' must be a list of spaces, not {remove!r}", "remove")
+        for name in remove:
             if name not in self.nodes:
-                raise FormatError(f"board spec: cannot remove unknown space {name!r}")
+                raise BoardSpecError(f"cannot remove unknown space {name!r}", "remove")
             del self.nodes[name]
             self.edges = {pair: attrs for pair, attrs in self.edges.items() if name not in pair}
-        for name, attrs in spec.get("node_attrs", {}).items():
+        node_attrs = spec.get("node_attrs", {})
+        if not isinstance(node_attrs, dict):
+            raise BoardSpecError(
+                f"'node_attrs' must be a table of spaces, not {node_attrs!r}", "node_attrs"
+            )
+        for name, attrs in node_attrs.items():
             if name not in self.nodes:
-                raise FormatError(f"board spec: node_attrs names unknown space {name!r}")
+                raise BoardSpecError(f"node_attrs names unknown space {name!r}", "node_attrs")
+            if not isinstance(attrs, dict):
+                raise BoardSpecError(
+                    f"node_attrs of {name!r} must be a table of attributes, not {attrs!r}",
+                    "node_attrs",
+                    name,
+                )
             self.nodes[name].update(attrs)
         for key in ("edges", "edge_attrs"):
             for edge in spec.get(key, []):
                 if not isinstance(edge, dict) or "a" not in edge or "b" not in edge:
-                    raise FormatError(
-                        f"board spec: each of '{key}' needs 'a' and 'b', not {edge!r}"
-                    )
+                    raise BoardSpecError(f"each of '{key}' needs 'a' and 'b', not {edge!r}", key)
                 a, b = edge["a"], edge["b"]
                 for end in (a, b):
                     if end not in self.nodes:
-                        raise FormatError(f"board spec: {key} names unknown space {end!r}")
+                        raise BoardSpecError(f"{key} names unknown space {end!r}", key)
                 if key == "edge_attrs" and _pair(a, b) not in self.edges:
-                    raise FormatError(
-                        f"board spec: edge_attrs names spaces {a!r} and {b!r}, which do not touch"
+                    raise BoardSpecError(
+                        f"edge_attrs names spaces {a!r} and {b!r}, which do not touch", key
                     )
                 self._link(a, b, {k: v for k, v in edge.items() if k not in ("a", "b")})
+        if "style" in spec:
+            self.style = check_style(spec["style"])
+
+    def _hex(self, spec: dict[str, Any]) -> None:
+        """A hex board: an offset grid of cols x rows, or a list of axial spaces."""
+        orientation = spec.get("orientation", "pointy")
+        if orientation not in hexes.ORIENTATIONS:
+            raise BoardSpecError(
+                f"'orientation' must be 'pointy' or 'flat', not {orientation!r}", "orientation"
+            )
+        coords = spec.get("coords", "offset")
+        if coords not in COORDS:
+            raise BoardSpecError(f"'coords' must be 'offset' or 'axial', not {coords!r}", "coords")
+        self.orientation, self.coords = orientation, coords
+        if coords == "axial":
+            for key in ("cols", "rows", "offset"):
+                if key in spec:
+                    raise BoardSpecError(
+                        f"'{key}' is for offset grids; an axial board lists its 'spaces'", key
+                    )
+            spaces = spec.get("spaces")
+            if not isinstance(spaces, list) or not spaces:
+                raise BoardSpecError(
+                    "an axial hex board needs a non-empty list 'spaces' of \"q,r\"", "spaces"
+                )
+            placed: dict[tuple[int, int], str] = {}
+            for space in spaces:
+                try:
+                    q, r = hexes.parse(space)
+                except ValueError as exc:
+                    raise BoardSpecError(f"a space in 'spaces': {exc}", "spaces") from None
+                if space in self.nodes:
+                    raise BoardSpecError(f"the space {space!r} is listed twice", "spaces")
+                self.nodes[space] = {"q": q, "r": r}
+                placed[(q, r)] = space
+            for (q, r), space in placed.items():
+                for other in hexes.neighbours((q, r)):
+                    if other in placed:
+                        self._link(space, placed[other], {})
+            return
+        if "spaces" in spec:
+            raise BoardSpecError(
+                "'spaces' lists the hexes of an axial board (coords = 'axial')", "spaces"
+            )
+        offset = spec.get("offset", "odd")
+        if offset not in hexes.OFFSETS:
+            raise BoardSpecError(f"'offset' must be 'odd' or 'even', not {offset!r}", "offset")
+        self.offset = offset
+        cols, rows = _int(spec, "cols"), _int(spec, "rows")
+        for r in range(rows):
+            for c in range(cols):
+                self.nodes[f"{c},{r}"] = {"col": c, "row": r}
+        for r in range(rows):
+            for c in range(cols):
+                for nc, nr in hexes.offset_neighbours((c, r), offset, orientation):
+                    if 0 <= nc < cols and 0 <= nr < rows:
+                        self._link(f"{c},{r}", f"{nc},{nr}", {})
+
+    def axial(self, space: str) -> tuple[int, int]:
+        """The axial hex of a space of a hex board."""
+        data = self.nodes[space]
+        if self.coords == "axial":
+            return data["q"], data["r"]
+        return hexes.offset_to_axial(
+            (data["col"], data["row"]), self.offset or "odd", self.orientation or "pointy"
+        )
 
     def _link(self, a: str, b: str, attrs: dict[str, Any]) -> None:
         self.edges.setdefault(_pair(a, b), {}).update(attrs)

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core import Seat
-from tabletop.core.boards import BoardSpec
+from tabletop.core.boards import FIELDS as BOARD_FIELDS
+from tabletop.core.boards import BoardSpec, BoardSpecError
 from tabletop.core.errors import FormatError
 from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
@@ -612,10 +613,7 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
                     "a board place needs a board table (shape = 'hex', 'grid' or 'graph')",
                 )
             else:
-                try:
-                    BoardSpec(board)
-                except FormatError as exc:
-                    r.fail((*path, "board"), str(exc).removeprefix("board spec: "))
+                _check_board(r, board, (*path, "board"), module.folder)
         layout = r.get(place, path, "layout", dict, default={})
         for key in ("x", "y", "w", "h"):
             if key in layout and (
@@ -635,6 +633,25 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
                 props=r.get(place, path, "props", dict, default={}),
             )
         )
+
+
+def _check_board(r: _Reader, board: dict[str, Any], path: tuple, folder: Path) -> None:
+    """A board table: known fields, a spec the core accepts, and the icons its style names."""
+    r.unknown(board, path, set(BOARD_FIELDS))
+    try:
+        spec = BoardSpec({k: v for k, v in board.items() if k in BOARD_FIELDS})
+    except BoardSpecError as exc:
+        r.fail((*path, *exc.field), exc.message)
+        return
+    except FormatError as exc:
+        r.fail(path, str(exc).removeprefix("board spec: "))
+        return
+    for value, icon in ((spec.style or {}).get("icons") or {}).items():
+        if not (folder / "icons" / f"{icon}.svg").is_file():
+            r.fail(
+                (*path, "style", "icons", value),
+                f"names no picture of this module (icons/{icon}.svg)",
+            )
 
 
 def place_ids(module: Module) -> set[str]:

@@ -67,6 +67,7 @@ from .piece_art import (
     rounded,
     with_alpha,
 )
+from .token_art import TokenViews, draw_token_view
 from .units import DEFAULT_PIECE_MM, PX_PER_MM
 
 NO_OWNER = "#9a9a9a"
@@ -144,6 +145,7 @@ class FaceArt:
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
         self._icons: dict[str, QSvgRenderer | None] = {}
         self.views = CardViews(module)
+        self.tokens = TokenViews(module)
 
     # ----- what a piece is -----
 
@@ -231,6 +233,9 @@ class FaceArt:
             return (*base, self.colour(piece, IVORY), repr(piece.value) if visible else None)
         if shape in ("token", "board"):
             default = BOARD if shape == "board" else PARCHMENT
+            view = self.tokens.view(piece, visible) if shape == "token" else None
+            if view is not None:
+                return (*base, self.colour(piece, default), "view", TokenViews.key(view))
             return (*base, self.colour(piece, default), self._label(piece, visible))
         return (*base, self.colour(piece), self._big(piece) if shape == "cube" else False)
 
@@ -278,9 +283,18 @@ class FaceArt:
                 painter, rect, QColor(self.colour(piece, BOARD)), self._label(piece, visible)
             )
         else:
-            draw_token(
-                painter, rect, QColor(self.colour(piece, PARCHMENT)), self._label(piece, visible)
-            )
+            view = self.tokens.view(piece, visible)
+            if view is not None:
+                draw_token_view(
+                    painter, rect, view, QColor(self.colour(piece, PARCHMENT)), self._icon
+                )
+            else:
+                draw_token(
+                    painter,
+                    rect,
+                    QColor(self.colour(piece, PARCHMENT)),
+                    self._label(piece, visible),
+                )
         painter.restore()
 
     def pixmap(self, piece: Piece, visible: bool, scale: float) -> QPixmap:
@@ -503,6 +517,10 @@ class FaceArt:
             else:
                 _icon_token(p, box, name)
             x += d + gap
+
+    def icon(self, name: str) -> QSvgRenderer | None:
+        """The module's picture ``icons/<name>.svg``, or None when it has none."""
+        return self._icon(name)
 
     def _icon(self, name: str) -> QSvgRenderer | None:
         if name not in self._icons:

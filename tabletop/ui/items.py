@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from tabletop.core import Piece, Place
@@ -54,9 +56,22 @@ class ZoneItem(QGraphicsItem):
 
 
 class PlaceItem(QGraphicsItem):
-    """A place on the table: its panel, its label, and its spots (slots, board spaces)."""
+    """A place on the table: its panel, its label, and its spots (slots, board spaces).
 
-    def __init__(self, place: Place, rect: Rect, spots: dict[str, Rect], label: str) -> None:
+    A board with a ``style`` fills each space with the colour of its value of the style's
+    attribute (e.g. its terrain), with the value's icon (``icons`` gives the module's
+    picture by name) or letter; a space's ``label`` attribute (a printed name) is written
+    small at its top.
+    """
+
+    def __init__(
+        self,
+        place: Place,
+        rect: Rect,
+        spots: dict[str, Rect],
+        label: str,
+        icons: Icons | None = None,
+    ) -> None:
         super().__init__()
         self.place_id = place.id
         self.kind = place.kind
@@ -67,6 +82,10 @@ class PlaceItem(QGraphicsItem):
         self.edges = (
             [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
         )
+        self.nodes = place.spaces.nodes if place.spaces else {}
+        self.style = (place.spaces.style if place.spaces else None) or {}
+        self.orientation = place.spaces.orientation if place.spaces else None
+        self.icons = icons
         self.count = len(place.contents)
         self.highlight_spot: str | None = None
         self.highlighted = False
@@ -151,26 +170,54 @@ class PlaceItem(QGraphicsItem):
                 name,
             )
 
+    def cell_colour(self, name: str) -> QColor | None:
+        """The fill the board's style gives a space (None: no style, or no colour for its value)."""
+        if not self.style:
+            return None
+        value = self.nodes.get(name, {}).get(self.style["attr"])
+        colour = (self.style.get("colours") or {}).get(str(value)) if value is not None else None
+        return QColor(colour) if colour else None
+
+    def cell_shape(self, name: str) -> QPolygonF | QRectF:
+        """The outline of a space: a hexagon on hex boards, else its box."""
+        cell = self.spots[name]
+        if (self.board or {}).get("shape") == "hex":
+            return _hexagon(cell, self.orientation == "pointy")
+        return cell
+
     def _paint_board(self, painter: QPainter) -> None:
         shape = (self.board or {}).get("shape")
-        pointy = (self.board or {}).get("orientation", "pointy") == "pointy"
-        painter.setFont(theme.label_font(14))
+        pointy = self.orientation == "pointy"
+        styled = bool(self.style)
+        lit_spot = self.highlight_spot if self.highlighted else None
         for name, cell in self.spots.items():
-            lit = self.highlighted and self.highlight_spot == name
-            painter.setPen(QPen(theme.HIGHLIGHT if lit else theme.BOARD_EDGE, 5 if lit else 1.5))
-            painter.setBrush(QColor(255, 240, 170, 235) if lit else theme.BOARD_CELL)
-            if shape == "hex":
-                painter.drawPolygon(_hexagon(cell, pointy))
-            elif shape == "grid":
-                painter.drawRect(cell.adjusted(1, 1, -1, -1))
+            lit = name == lit_spot
+            fill = self.cell_colour(name)
+            if styled:  # the map's own colours; a lit space is outlined after all are drawn
+                painter.setPen(QPen(QColor(25, 30, 25, 170), 1.2))
+                painter.setBrush(fill if fill is not None else theme.BOARD_CELL)
             else:
-                painter.drawEllipse(cell)
-            painter.setPen(QColor(60, 70, 60, 140))
+                painter.setPen(
+                    QPen(theme.HIGHLIGHT if lit else theme.BOARD_EDGE, 5 if lit else 1.5)
+                )
+                painter.setBrush(QColor(255, 240, 170, 235) if lit else theme.BOARD_CELL)
+            _draw_cell(painter, shape, cell, pointy)
+            self._paint_mark(painter, name, cell, fill)
+            if styled:
+                painter.setFont(theme.label_font(max(9, int(cell.height() * 0.13))))
+                painter.setPen(_ink(fill, 110))
+            else:
+                painter.setFont(theme.label_font(14))
+                painter.setPen(QColor(60, 70, 60, 140))
             painter.drawText(
-                cell.adjusted(0, cell.height() * 0.62, 0, 0),
+                cell.adjusted(0, cell.height() * (0.7 if styled else 0.62), 0, 0),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                 name,
             )
+        if styled and lit_spot in self.spots:
+            painter.setPen(QPen(theme.HIGHLIGHT, 5))
+            painter.setBrush(QColor(255, 240, 170, 90))
+            _draw_cell(painter, shape, self.spots[lit_spot], pointy)
         for a, b, data in self.edges:
             if a not in self.spots or b not in self.spots:
                 continue
@@ -186,6 +233,52 @@ class PlaceItem(QGraphicsItem):
                     _towards(pa, pb, self.spots[a].width() / 2),
                     _towards(pb, pa, self.spots[b].width() / 2),
                 )
+
+    def _paint_mark(self, painter: QPainter, name: str, cell: QRectF, fill: QColor | None) -> None:
+        """A styled space's icon or letter in its middle, and any space's printed label at its top."""
+        attrs = self.nodes.get(name, {})
+        value = attrs.get(self.style["attr"]) if self.style else None
+        size = min(cell.width(), cell.height())
+        middle = QRectF(0, 0, size * 0.46, size * 0.46)
+        middle.moveCenter(cell.center())
+        icon = (self.style.get("icons") or {}).get(str(value)) if value is not None else None
+        renderer = self.icons(icon) if icon and self.icons is not None else None
+        letter = (self.style.get("letters") or {}).get(str(value)) if value is not None else None
+        if renderer is not None:
+            renderer.render(painter, middle)
+        elif letter:
+            painter.setFont(theme.label_font(max(10, int(size * 0.34)), bold=True))
+            painter.setPen(_ink(fill, 200))
+            painter.drawText(
+                middle.adjusted(-size, 0, size, 0), Qt.AlignmentFlag.AlignCenter, letter
+            )
+        label = attrs.get("label")
+        if label:
+            painter.setFont(theme.label_font(max(9, int(size * 0.15)), bold=True))
+            painter.setPen(_ink(fill, 235))
+            painter.drawText(
+                QRectF(cell.x(), cell.y() + cell.height() * 0.1, cell.width(), cell.height() * 0.2),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
+                str(label),
+            )
+
+
+Icons = Callable[[str], QSvgRenderer | None]
+
+
+def _ink(fill: QColor | None, alpha: int = 230) -> QColor:
+    """Dark text on a light fill, light text on a dark one."""
+    light = fill is None or fill.lightnessF() > 0.55
+    return QColor(30, 30, 25, alpha) if light else QColor(250, 248, 240, alpha)
+
+
+def _draw_cell(painter: QPainter, shape: str | None, cell: QRectF, pointy: bool) -> None:
+    if shape == "hex":
+        painter.drawPolygon(_hexagon(cell, pointy))
+    elif shape == "grid":
+        painter.drawRect(cell.adjusted(1, 1, -1, -1))
+    else:
+        painter.drawEllipse(cell)
 
 
 def _hexagon(cell: QRectF, pointy: bool) -> QPolygonF:
@@ -231,6 +324,7 @@ class PieceItem(QGraphicsItem):
         self.w, self.h = size
         self.visible_face = True
         self.marked = False  # one of the pieces moved last
+        self.count = 0  # the top of a pile of this many: drawn as a number on it
         self.finding: str | None = None  # a rules finding's text, outlined in red
         self.regions: list[
             tuple[str, QRectF]
@@ -265,6 +359,8 @@ class PieceItem(QGraphicsItem):
         painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
         if self.regions and not self.art.draws_regions(self.piece, self.visible_face):
             self._paint_regions(painter)
+        if self.count > 1:
+            self._paint_count(painter)
         if self.isSelected() or self.marked or self.finding:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -277,6 +373,22 @@ class PieceItem(QGraphicsItem):
             elif self.marked:
                 painter.setPen(QPen(theme.MARK, 3, Qt.PenStyle.DashLine))
                 painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)
+
+    def _paint_count(self, painter: QPainter) -> None:
+        """A pile's size in a dark pill at the top piece's lower right corner."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        text = str(self.count)
+        side = max(12.0, min(self.w, self.h) * 0.42)
+        font = theme.label_font(max(7, int(side * 0.62)))
+        font.setBold(True)
+        painter.setFont(font)
+        width = max(side, painter.fontMetrics().horizontalAdvance(text) + side * 0.45)
+        pill = QRectF(self.w - width + 4, self.h - side + 4, width, side)
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 1.2))
+        painter.setBrush(QColor(30, 26, 22, 225))
+        painter.drawRoundedRect(pill, side / 2, side / 2)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_regions(self, painter: QPainter) -> None:
         """Quiet outlines of the regions a card carries, so players see where cubes go."""

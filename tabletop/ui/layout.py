@@ -6,6 +6,11 @@ the shared ones; places with no layout at all are flowed into a grid. Inside
 a place, pieces are put where its kind says: free x, y in an area, cells for
 slots, a line for rows and hands, a pile for stacks and decks, a packed heap
 in a bowl, the spaces of a board, the regions of a card.
+
+A board whose shape is known only at setup (hex spaces listed in axial
+coordinates) and gives no ``w`` and ``h`` takes the size its spaces need at
+``cell`` millimetres across each (BOARD_CELL unless its layout says); any hex or
+grid board may give ``cell`` instead of ``w`` and ``h``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tabletop.core import Place, TableState
+from tabletop.core import Place, TableState, hexes
 
 from .units import PX_PER_MM
 
@@ -23,7 +28,10 @@ Size = Callable[[str], tuple[float, float]]  # piece id -> (w, h) in scene units
 GAP = 6 * PX_PER_MM
 ZONE_GAP = 12 * PX_PER_MM
 ZONE_LABEL = 16 * PX_PER_MM
+PILE_STEP = 0.5 * PX_PER_MM  # how far each piece of a pile lies above the one under it
+PILE_DEPTH = 3  # a pile shows at most this many edges under its top
 DEFAULT_PLACE = (70 * PX_PER_MM, 95 * PX_PER_MM)
+BOARD_CELL = 28.0  # millimetres across one space of a board sized from its spaces
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,59 @@ def _mm(layout: dict, key: str, default: float | None = None) -> float | None:
     return value * PX_PER_MM if isinstance(value, int | float) else default
 
 
+def place_size(place: Place) -> tuple[float, float]:
+    """The width and height of a place in scene units: its layout's, or for a board sized from
+    its spaces (see the module's docstring), what its spaces need."""
+    w, h = _mm(place.layout, "w"), _mm(place.layout, "h")
+    if w is not None and h is not None:
+        return w, h
+    natural = _natural_size(place)
+    if natural is None:
+        return (w if w is not None else DEFAULT_PLACE[0]), (
+            h if h is not None else DEFAULT_PLACE[1]
+        )
+    nw, nh = natural
+    if w is not None:
+        return w, w * nh / nw
+    if h is not None:
+        return h * nw / nh, h
+    return nw, nh
+
+
+def _natural_size(place: Place) -> tuple[float, float] | None:
+    spaces = place.spaces
+    if spaces is None or not spaces.nodes or spaces.shape not in ("hex", "grid"):
+        return None
+    cell = place.layout.get("cell")
+    if not isinstance(cell, int | float) or isinstance(cell, bool) or cell <= 0:
+        if spaces.coords != "axial":
+            return None  # a board with a fixed shape keeps the size its layout gives
+        cell = BOARD_CELL
+    centres, extent = _unit_centres(place)
+    width, height = _extent_box(centres, extent)
+    unit = cell * PX_PER_MM / (2 * extent[0])  # one space is ``cell`` across
+    return width * unit, height * unit
+
+
+def _unit_centres(place: Place) -> tuple[dict[str, tuple[float, float]], tuple[float, float]]:
+    """The centres of a hex or grid board's spaces in units of one space, and half a space's size."""
+    spaces = place.spaces
+    if spaces.shape == "hex":
+        orientation = spaces.orientation or "pointy"
+        centres = {n: hexes.centre(spaces.axial(n), orientation) for n in spaces.nodes}
+        return centres, hexes.half_extent(orientation)
+    centres = {n: (float(d.get("col", 0)), float(d.get("row", 0))) for n, d in spaces.nodes.items()}
+    return centres, (0.5, 0.5)
+
+
+def _extent_box(
+    centres: dict[str, tuple[float, float]], extent: tuple[float, float]
+) -> tuple[float, float]:
+    xs = [c[0] for c in centres.values()]
+    ys = [c[1] for c in centres.values()]
+    return max(xs) - min(xs) + 2 * extent[0], max(ys) - min(ys) + 2 * extent[1]
+
+
 class TableLayout:
     """The geometry of one table state. Rebuild it when places are added or removed."""
 
@@ -88,8 +149,7 @@ class TableLayout:
         for place in self.state.places.values():
             if place.kind == "regions":
                 continue
-            w = _mm(place.layout, "w", DEFAULT_PLACE[0])
-            h = _mm(place.layout, "h", DEFAULT_PLACE[1])
+            w, h = place_size(place)
             x, y = _mm(place.layout, "x"), _mm(place.layout, "y")
             if x is not None and y is not None:
                 fixed[place.id] = Rect(x, y, w, h)
@@ -100,16 +160,27 @@ class TableLayout:
         self.places.update(fixed)
         shared = _bounds(fixed.values()) or Rect(0, 0, 0, 0)
         widest_seat = max(
-            (
-                sum(_mm(p.layout, "w", DEFAULT_PLACE[0]) + GAP for p in places) - GAP
-                for places in by_seat.values()
-            ),
+            (sum(place_size(p)[0] + GAP for p in places) - GAP for places in by_seat.values()),
             default=0.0,
         )
         width = max(shared.w, 300 * PX_PER_MM, min(widest_seat, 2 * shared.w))
         top = shared.bottom + (ZONE_GAP if fixed else 0)
         if loose:
             top = self._flow(loose, shared.x, top, width) + ZONE_GAP
+        seated = [s for s in self.state.seats if by_seat.get(s.id)]
+        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+        if columns and seated:  # the seats' zones side by side, each as wide as its widest place
+            column = max(place_size(p)[0] for s in seated for p in by_seat[s.id])
+            column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
+            left, bottom_all = shared.x, top
+            for seat in seated:
+                places = by_seat.pop(seat.id)
+                bottom = self._flow(places, left, top + ZONE_LABEL, column)
+                rect = Rect(left - GAP / 2, top, column + GAP, bottom - top + GAP / 2)
+                self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
+                left += column + GAP * 1.5
+                bottom_all = max(bottom_all, rect.bottom)
+            top = bottom_all + ZONE_GAP / 2
         for seat in self.state.seats:
             places = by_seat.pop(seat.id, [])
             if not places:
@@ -125,8 +196,7 @@ class TableLayout:
         """Line places up left to right, wrapping at ``width``; returns the bottom."""
         x, y, row_h = left, top, 0.0
         for place in places:
-            w = _mm(place.layout, "w", DEFAULT_PLACE[0])
-            h = _mm(place.layout, "h", DEFAULT_PLACE[1])
+            w, h = place_size(place)
             if x > left and x + w > left + width:
                 x, y, row_h = left, y + row_h + GAP, 0.0
             self.places[place.id] = Rect(x, y, w, h)
@@ -168,19 +238,8 @@ class TableLayout:
         nodes = place.spaces.nodes
         shape = place.spaces.shape
         centres: dict[str, tuple[float, float]] = {}
-        if shape == "hex":
-            pointy = (place.board or {}).get("orientation", "pointy") == "pointy"
-            for node, data in nodes.items():
-                c, r = data.get("col", 0), data.get("row", 0)
-                if pointy:
-                    centres[node] = (math.sqrt(3) * (c + 0.5 * (r & 1)), 1.5 * r)
-                else:
-                    centres[node] = (1.5 * c, math.sqrt(3) * (r + 0.5 * (c & 1)))
-            extent = (math.sqrt(3) / 2, 1.0) if pointy else (1.0, math.sqrt(3) / 2)
-        elif shape == "grid":
-            for node, data in nodes.items():
-                centres[node] = (float(data.get("col", 0)), float(data.get("row", 0)))
-            extent = (0.5, 0.5)
+        if shape in ("hex", "grid"):
+            centres, extent = _unit_centres(place)
         else:
             given = {n: (d["x"], d["y"]) for n, d in nodes.items() if "x" in d and "y" in d}
             if len(given) == len(nodes):
@@ -198,6 +257,10 @@ class TableLayout:
             extent = (radius, radius)
         return _fit_cells(centres, extent, rect, hexes=shape == "hex")
 
+    def is_hex(self, place_id: str) -> bool:
+        spaces = self.state.places[place_id].spaces
+        return spaces is not None and spaces.shape == "hex"
+
     def cell_radius(self, place_id: str) -> float:
         """Half the width of a board space."""
         spots = self.spots(place_id)
@@ -205,10 +268,12 @@ class TableLayout:
         return first.w / 2 if first else 0.0
 
     def spot_at(self, place_id: str, x: float, y: float) -> str | None:
-        """The spot under a point, or the nearest one within reach."""
+        """The spot under a point, or the nearest one within reach (on a hex board the boxes
+        of neighbouring hexes overlap: the nearest centre is the hex under the point)."""
+        hex_board = self.state.places[place_id].kind == "board" and self.is_hex(place_id)
         best, best_d = None, math.inf
         for spot, cell in self.spots(place_id).items():
-            if cell.contains(x, y):
+            if cell.contains(x, y) and not hex_board:
                 return spot
             cx, cy = cell.centre
             d = math.hypot(cx - x, cy - y)
@@ -225,11 +290,17 @@ class TableLayout:
         w, h = self.size(pid)
         index = place.contents.index(pid)
         kind = place.kind
+        if self.piles(place.id):
+            return self._pile_pos(place, pid, rect)
         if place.spots:
             cell = self.spots(place.id).get(piece.spot or "")
             if cell is None:
                 return rect.x, rect.y
             same = [p for p in place.contents if self.state.pieces[p].spot == piece.spot]
+            if kind == "board" and self.is_hex(place.id):
+                pointy = place.spaces.orientation == "pointy"
+                sizes = [self.size(p) for p in same]
+                return _hex_cluster(cell, pointy, same.index(pid), sizes)
             return _cluster(cell, same.index(pid), len(same), w, h)
         if kind == "area":
             if piece.x is not None and piece.y is not None:
@@ -241,6 +312,57 @@ class TableLayout:
             shift = min(index, 4) * 0.6 * PX_PER_MM
             return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
         return _packed(rect, index, len(place.contents), w, h)
+
+    # ---- piles: pieces of one kind on one spot (or in one bowl) lie on each other --------
+    def piles(self, place_id: str) -> bool:
+        """Whether the place piles its pieces by kind (``layout = { piles = true }``)."""
+        return bool(self.state.places[place_id].layout.get("piles"))
+
+    def _groups(self, place: Place, spot: str | None) -> dict[tuple, list[str]]:
+        """The piles of one spot (or of the whole place when it has no spots), by kind and
+        owner, in the order each first lies there; within a pile, later lies above."""
+        groups: dict[tuple, list[str]] = {}
+        for p in place.contents:
+            other = self.state.pieces[p]
+            if place.spots and other.spot != spot:
+                continue
+            groups.setdefault((other.kind, other.owner), []).append(p)
+        return groups
+
+    def _pile_pos(self, place: Place, pid: str, rect: Rect) -> tuple[float, float]:
+        piece = self.state.pieces[pid]
+        groups = self._groups(place, piece.spot)
+        names = list(groups)
+        group = groups[(piece.kind, piece.owner)]
+        heads = [self.size(g[-1]) for g in groups.values()]
+        w, h = self.size(pid)
+        i = names.index((piece.kind, piece.owner))
+        if place.spots:
+            cell = self.spots(place.id).get(piece.spot or "")
+            if cell is None:
+                return rect.x, rect.y
+            if place.kind == "board" and self.is_hex(place.id):
+                pointy = place.spaces.orientation == "pointy"
+                x, y = _hex_cluster(cell, pointy, i, heads)
+            else:
+                x, y = _cluster(cell, i, len(names), w, h)
+        else:
+            step_w = max(s[0] for s in heads)
+            step_h = max(s[1] for s in heads)
+            x, y = _packed(rect, i, len(names), step_w, step_h)
+        depth = min(group.index(pid), PILE_DEPTH)
+        lift = depth * PILE_STEP - min(len(group) - 1, PILE_DEPTH) * PILE_STEP / 2
+        return x - lift, y - lift
+
+    def pile_count(self, pid: str) -> int:
+        """How many pieces lie in the pile whose top is ``pid`` (0: not a pile's top, or a
+        place that does not pile)."""
+        piece = self.state.pieces[pid]
+        place = self.state.places[piece.place]
+        if not self.piles(place.id):
+            return 0
+        group = self._groups(place, piece.spot).get((piece.kind, piece.owner), [])
+        return len(group) if group and group[-1] == pid else 0
 
     def piece_z(self, pid: str) -> float:
         """Stacking order: later in a place lies above; what lies on a card lies above the card."""
@@ -362,6 +484,42 @@ def _cluster(cell: Rect, i: int, n: int, w: float, h: float) -> tuple[float, flo
         return x0 + col * step_x - w / 2, y0 + row * step_y - h / 2
     step = 2 * PX_PER_MM
     return cx - w / 2 + (i - (n - 1) / 2) * step, cy - h / 2 + (i - (n - 1) / 2) * step
+
+
+def _hex_cluster(
+    cell: Rect, pointy: bool, i: int, sizes: list[tuple[float, float]]
+) -> tuple[float, float]:
+    """The top-left corner of the i-th of the pieces on a hex: in the fewest centred rows that
+    fit inside the hexagon, else side by side overlapping along its middle."""
+    if pointy:  # work on the hex turned a quarter, so its flat sides are at top and bottom
+        turned = Rect(cell.y, cell.x, cell.h, cell.w)
+        y, x = _hex_cluster(turned, False, i, [(h, w) for w, h in sizes])
+        return x, y
+    n = len(sizes)
+    w = max(s[0] for s in sizes)
+    h = max(s[1] for s in sizes)
+    own_w, own_h = sizes[i]
+    cx, cy = cell.centre
+    size = cell.w / 2  # centre to corner
+    gap = 0.06 * min(w, h)
+    for rows in range(1, n + 1):
+        cols = math.ceil(n / rows)
+        block_w = cols * w + (cols - 1) * gap
+        block_h = rows * h + (rows - 1) * gap
+        # a flat-topped hex is 2 * (size - |y| / √3) wide at height y from its centre
+        if block_h / 2 <= size * math.sqrt(3) / 2 and block_w / 2 <= size - block_h / 2 / math.sqrt(
+            3
+        ):
+            row, col = divmod(i, cols)
+            in_row = min(cols, n - row * cols)  # the last row is centred too
+            x = cx - (in_row * w + (in_row - 1) * gap) / 2 + col * (w + gap) + (w - own_w) / 2
+            y = cy - block_h / 2 + row * (h + gap) + (h - own_h) / 2
+            return x, y
+    room = 2 * (size - h / 2 / math.sqrt(3))  # one overlapping row along the middle
+    step = (room - w) / (n - 1) if n > 1 else 0.0
+    step = max(min(step, w + gap), w * 0.25)
+    x = cx - (step * (n - 1) + w) / 2 + i * step + (w - own_w) / 2
+    return x, cy - own_h / 2
 
 
 def _line(rect: Rect, i: int, n: int, w: float, h: float, overlap: bool) -> tuple[float, float]:

@@ -103,6 +103,7 @@ class TableScene(QGraphicsScene):
                 self.layout.places[place.id],
                 self.layout.spots(place.id) if place.spots else {},
                 place.label or place.id,
+                self.art.icon,
             )
             self.places[place.id] = item
             self.addItem(item)
@@ -130,6 +131,7 @@ class TableScene(QGraphicsScene):
         x, y = self.layout.piece_pos(pid)
         item.setPos(x, y)
         item.setZValue(self.layout.piece_z(pid))
+        item.count = self.layout.pile_count(pid)
         regions = self.state.regions_of(pid)
         if regions is not None:
             item.regions = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPen, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from . import theme
@@ -202,9 +202,22 @@ class Overview(QWidget):
             )
 
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 255, 255, 30))
         for item in scene.places.values():
-            painter.drawRect(mapped(item.rect))
+            painter.setBrush(QColor(255, 255, 255, 30))
+            if item.style:  # a styled board: its spaces in their colours
+                for name in item.spots:
+                    painter.setBrush(item.cell_colour(name) or QColor(255, 255, 255, 60))
+                    outline = item.cell_shape(name)
+                    if isinstance(outline, QPolygonF):
+                        painter.drawPolygon(
+                            QPolygonF(
+                                [QPointF(ox + q.x() * scale, oy + q.y() * scale) for q in outline]
+                            )
+                        )
+                    else:
+                        painter.drawRect(mapped(outline))
+            else:
+                painter.drawRect(mapped(item.rect))
         for item in scene.pieces.values():
             painter.setBrush(_overview_colour(scene, item))
             painter.drawRect(mapped(item.sceneBoundingRect().adjusted(6, 6, -6, -6)))

@@ -80,3 +80,18 @@ def test_a_layout_file_is_read_by_tabletop_new(tmp_path, module):
         new_game(module, seats="blue,red", position=str(path))
     with pytest.raises(SetupError, match="the layout is for 2 players, not 3"):
         start_from_layout(layout, 3)
+
+
+def test_the_ocean_and_trophy_boards_lie_against_the_faces():
+    """Each side board's land hexes touch a face, and the two side boards never touch, so the
+    first Vikings (next to the longships) can spread over the faces."""
+    from rules_assist.looot.layout import neighbours
+
+    for seed in range(40):
+        layout = assemble(2 + seed % 3, random.Random(seed))
+        side = {c: h for c, h in layout.hexes.items() if not h.board.startswith("face")}
+        for cell, found in side.items():
+            touches = {layout.hexes[n].board for n in neighbours(cell) if n in layout.hexes}
+            assert not {b for b in touches if b != found.board and not b.startswith("face")}
+            if found.local[1] == 1:
+                assert any(b.startswith("face") for b in touches), (seed, cell)

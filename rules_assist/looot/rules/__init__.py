@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules_assist.rules import Rulebook
-from tabletop.core import Finding, Move
+from tabletop.core import Command, Compound, Finding, Move, Severity, TableState, actions
 
 from ..layout import RESOURCES, SHIELDS
 from ..reading import LANDSCAPE, Looot, fjord, shields
@@ -135,6 +135,42 @@ def one_trophy(lo: Looot, seat: str) -> Iterator[Finding]:
             )
 
 
+def _turned(lo: Looot, pid: str, done: bool, rule: str, line: str) -> Iterator[Finding]:
+    if lo.complete(pid) and not done:
+        yield Finding(
+            rule,
+            f"{pid} is turned but the tiles around it do not hold its requirements ({line})",
+            pieces=(pid,),
+        )
+    elif done and not lo.complete(pid):
+        yield Finding(
+            rule,
+            f"{pid} has its requirements around it: turn it ({line})",
+            Severity.WARNING,
+            pieces=(pid,),
+        )
+
+
+@RULES.invariant(
+    "LO-R11",
+    "a site is turned exactly when the tiles around it hold its requirements (DE:32)",
+    places=("fjord_",),
+)
+def sites_turned(lo: Looot, seat: str) -> Iterator[Finding]:
+    for pid in lo.sites(seat):
+        yield from _turned(lo, pid, legal.site_done(lo, seat, pid), "LO-R11", "DE:32")
+
+
+@RULES.invariant(
+    "LO-R12",
+    "a longship is turned exactly when the resource tiles around it hold its three (DE:36)",
+    places=("fjord_",),
+)
+def longships_turned(lo: Looot, seat: str) -> Iterator[Finding]:
+    for pid in lo.longships(seat):
+        yield from _turned(lo, pid, legal.longship_done(lo, seat, pid), "LO-R12", "DE:36")
+
+
 @RULES.transition("LO-R6", "a tile laid on a fjord never moves again (DE:20)", places=("fjord_",))
 def tiles_stay(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
     if move.src.place.startswith("fjord_") and (
@@ -192,6 +228,88 @@ def viking_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Fin
         )
 
 
+@RULES.transition(
+    "LO-R13",
+    "one longship a turn, at its end, onto an empty space of the taker's fjord (DE:36)",
+    places=(LANDSCAPE, "fjord_"),
+)
+def longship_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+    piece = lo.state.pieces[move.piece]
+    if piece.kind != "longship" or move.src.place != LANDSCAPE:
+        return
+    seat = lo.to_move
+    if move.dst.place != fjord(seat):
+        yield Finding(
+            "LO-R13",
+            f"{move.piece} goes onto the fjord of {seat}, whose turn it is (DE:36)",
+            pieces=(move.piece,),
+        )
+    elif lo.phase != "end" or lo.longship_taken:
+        why = "took one this turn" if lo.longship_taken else "has tiles to lay or Vikings to place"
+        yield Finding(
+            "LO-R13",
+            f"{seat} {why}: a longship is taken at the end of the turn, one a turn (DE:36)",
+            pieces=(move.piece,),
+        )
+    elif move.dst.spot not in lo.free_spaces(seat):
+        yield Finding(
+            "LO-R13",
+            f"{move.dst.spot} is not an empty space of {seat}'s fjord (DE:36)",
+            pieces=(move.piece,),
+        )
+
+
+@RULES.transition(
+    "LO-R19",
+    "a trophy is claimed once a game, with enough axes, at the end of the turn (DE:48)",
+    places=(LANDSCAPE,),
+)
+def trophy_by_hand(lo: Looot, move: Move, moves: Sequence[Move]) -> Iterator[Finding]:
+    piece = lo.state.pieces[move.piece]
+    if piece.kind != "trophy" or move.src.place != LANDSCAPE:
+        return
+    seat = lo.to_move
+    axes = int(piece.props["axes"])
+    if move.dst.place != shields(seat) or lo.phase != "end":
+        yield Finding(
+            "LO-R19",
+            f"{move.piece} goes to {seat}, whose turn it is, at the end of the turn (DE:48)",
+            pieces=(move.piece,),
+        )
+    elif axes not in legal.trophy_offers(lo, seat):
+        yield Finding(
+            "LO-R19",
+            f"{seat} may claim {', '.join(map(str, legal.trophy_offers(lo, seat))) or 'no trophy'}: one a game, "
+            f"with at least its axes ({legal.axes(lo, seat)} now) (DE:48)",
+            pieces=(move.piece,),
+        )
+
+
 def rulebook_for(game: Any) -> Rulebook:
     """Looot's rulebook reading the table through ``game`` (its variant's readings)."""
     return replace(RULES, reading=lambda state: Looot(state, game))
+
+
+# ---- what a hand move brings with it -------------------------------------------------------
+def complete_move(state: TableState, command: Command, game: Any) -> Command:
+    """A longship taken by hand from the ocean onto a fjord: the turn notes the emptied space
+    (one a turn, refilled at the pass, LO-R13, LO-R14) and the longship is turned if the
+    resource tiles around it already hold its three (LO-R12)."""
+    lo = Looot(state, game)
+    extra: list[Command] = []
+    for move in RULES.moves_of(command):
+        piece = state.pieces[move.piece]
+        if (
+            piece.kind == "longship"
+            and move.src.place == LANDSCAPE
+            and move.dst.place.startswith("fjord_")
+            and move.dst.spot
+        ):
+            seat = move.dst.place.removeprefix("fjord_")
+            extra.append(actions.set_counter(state, "longship", move.src.spot))
+            have = legal.around(lo, seat, move.dst.spot, RESOURCES)
+            if legal.contains(have, piece.props["needs"]):
+                extra.append(actions.set_property(state, move.piece, "complete", True))
+    if not extra:
+        return command
+    return Compound("take a longship by hand (LO-R13)", (command, *extra))
