@@ -363,6 +363,7 @@ class Crashed:
     known: str | None
     message: str
     moves: int
+    longships: str = "few"
 
 
 @dataclass(frozen=True)
@@ -599,6 +600,7 @@ def parse_record(line: str, where: str = "oracle output") -> Record:
             known=data.get("known"),
             message=_get(data, "crashed", where, str),
             moves=_get(data, "moves", where),
+            longships=_get(data, "longships", where, str),
         )
     if kind == "summary":
         return Summary(

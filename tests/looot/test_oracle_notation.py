@@ -31,7 +31,8 @@ Axial = tuple[int, int]
 
 def test_fixtures_hold_a_few_games_of_each_player_count():
     assert [p.name for p in FILES] == [f"oracle-{n}p.jsonl" for n in (2, 3, 4)]
-    assert Counter(t.players for t in GAMES) == {2: 3, 3: 3, 4: 3}
+    assert Counter(t.players for t in GAMES) == {2: 5, 3: 3, 4: 3}
+    assert sorted(t.seed for t in GAMES if t.longships == "any") == [5121, 5302]
     listed = [t for t in GAMES if t.moves[0].options is not None]
     assert sorted(t.players for t in listed) == [2, 3, 4]
 
@@ -190,7 +191,14 @@ def ledger(game: Transcript) -> tuple[list[str], list[str]]:
                     problems.append(f"{say}: longship not on that water space")
                 ocean[move.source] = None
                 taken_from = move.source
-        elif move.kind == "pass":
+        if move.discarded:  # a full fjord: the tiles still to lay go, buildings to their stacks
+            if len(free[player]) != 0:
+                problems.append(f"{say}: tiles discarded with the fjord not full")
+            for tile in move.discarded.resources:
+                pending[(tile, None)] -= 1
+            pending.subtract(move.discarded.buildings)
+            book.give_back(move.discarded)
+        if move.kind == "pass":
             if +pending:
                 problems.append(f"{say}: tiles left unplaced {dict(+pending)}")
             pending.clear()
@@ -271,6 +279,8 @@ def test_every_kind_of_move_and_effect_occurs_in_the_fixtures():
     gained = Counter(tile for m in moves if m.gain for tile, _ in m.gain.buildings)
     assert set(gained) == set(BUILDING_TILES)
     assert any(m.gp_legal for m in moves) and any(m.refill for m in moves)
+    discarded = [m for m in moves if m.discarded]
+    assert {m.kind for m in discarded} == {"viking", "place"}
 
 
 def test_codes_are_written_from_the_fields():

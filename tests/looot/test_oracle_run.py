@@ -60,5 +60,7 @@ def test_the_fixtures_are_what_the_oracle_prints_for_their_seeds():
     for path in oracle.fixture_files():
         for kept in oracle.read_records(path):
             lists = 20 if isinstance(kept, Transcript) and kept.moves[0].options else 0
-            (fresh, _summary) = oracle.run_oracle(kept.players, 1, kept.seed, legal_lists=lists)
+            (fresh, _summary) = oracle.run_oracle(
+                kept.players, 1, kept.seed, legal_lists=lists, longships=kept.longships
+            )
             assert dataclasses.replace(fresh, game=kept.game) == kept, kept.seed
