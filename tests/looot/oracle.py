@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,9 +162,9 @@ def stream_oracle(
     """Run the oracle and yield its records as it prints them (so that reading them overlaps
     with the oracle's own work). ``OracleError`` with one plain line if it fails, prints
     something else than its notation, or takes longer than ``timeout`` seconds (by default
-    60 s plus 2 s a game)."""
+    60 s plus 5 s a game, as the reader may be slow)."""
     command = oracle_command(players, games, seed, legal_lists=legal_lists, longships=longships)
-    limit = timeout if timeout is not None else 60.0 + 2.0 * games
+    limit = timeout if timeout is not None else 60.0 + 5.0 * games
     what = f"the Looot oracle (players {players}, games {games}, seed {seed})"
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
@@ -729,13 +730,11 @@ def _few(codes: Sequence[str], limit: int = 6) -> str:
     return shown + (f" and {len(codes) - limit} more" if len(codes) > limit else "")
 
 
-def compare_move(move: Move, ours: Step, overdrawn: Tiles = Tiles()) -> list[str]:
-    """What differs between one move of a transcript and the same move in our game: the move's
-    legality, the number of distinct legal moves (and the lists, where the transcript has
-    one), the tiles gained (less Game Park's overdrawn ones), completions, discarded tiles,
-    and at the end of a turn the refill, the scores and the next player. Empty: agreement."""
+def compare_legal(move: Move, legal: Iterable[str]) -> list[str]:
+    """What differs in the legal moves before ``move``: whether it is legal for us, the
+    number of distinct legal moves, and the lists where the transcript has one."""
     problems = []
-    legal = set(ours.legal)
+    legal = set(legal)
     if move.code not in legal:
         problems.append(f"not legal for us (we have {len(legal)} legal moves)")
     if len(legal) != move.legal:
@@ -746,11 +745,18 @@ def compare_move(move: Move, ours: Step, overdrawn: Tiles = Tiles()) -> list[str
             problems.append(f"legal for Game Park only: {_few(missing)}")
         if extra := sorted(legal - theirs):
             problems.append(f"legal for us only: {_few(extra)}")
+    return problems
+
+
+def compare_move(move: Move, ours: Step, overdrawn: Tiles = Tiles()) -> list[str]:
+    """What differs between one move of a transcript and the same move in our game: the legal
+    moves (``compare_legal``), the tiles gained (less Game Park's overdrawn ones),
+    completions, discarded tiles, and at the end of a turn the refill, the scores and the
+    next player. Empty: agreement."""
+    problems = compare_legal(move, ours.legal)
     if move.kind == "viking":
-        expected = Tiles(
-            move.gain.resources,
-            tuple(b for b in move.gain.buildings if b not in overdrawn.buildings),
-        )
+        real = Counter(move.gain.buildings) - Counter(overdrawn.buildings)
+        expected = Tiles(move.gain.resources, tuple(real.elements()))
         if ours.gain is None or ours.gain.sorted() != expected.sorted():
             problems.append(f"gain: Game Park {expected}, ours {ours.gain}")
     if move.discarded.sorted() != ours.discarded.sorted():
@@ -981,6 +987,8 @@ def replay(
         try:
             play_code(table, move.code, rules)
         except ProcedureError as error:
+            for problem in compare_legal(move, legal):
+                disagree(move, problem)
             disagree(move, f"refused by our rules: {error}")
             return outcome
         except Exception as error:  # a fault of ours: reported like a disagreement

@@ -74,3 +74,22 @@ def test_fresh_oracle_games_agree_with_game_park(players: int, longships: str):
         f"{crashed} crashed in Game Park's engine and skipped)"
     )
     assert all(o.agrees for o in outcomes), report(outcomes, what)
+
+
+def test_d2_the_standard_game_refuses_game_parks_own_hex_placement():
+    """The German text (DE:43) lets PlaceOnOccupiedSpace put a Viking only on a hex an
+    opponent's Viking holds; Game Park also on the player's own (seed 1189, move 19: blue's
+    Vikings stand on 8,-8 and 5,-6). Played in the standard variant the transcript stops
+    there, and the report says what differed."""
+    game = FIXTURES[0]
+    outcome = oracle.replay(game, variant="standard")
+    assert [str(d) for d in outcome.disagreements] == [
+        "seed 1189 (2 players), move 19 'viking 8,-8': not legal for us (we have 3 legal moves)",
+        "seed 1189 (2 players), move 19 'viking 8,-8': "
+        "5 distinct legal moves for Game Park, 3 for us",
+        "seed 1189 (2 players), move 19 'viking 8,-8': "
+        "legal for Game Park only: viking 5,-6, viking 8,-8",
+        "seed 1189 (2 players), move 19 'viking 8,-8': refused by our rules: "
+        "blue: put a Viking on which hex?: '8,-8' is not one of 5,-5, 9,-8",
+    ]
+    assert outcome.moves_played == 18
