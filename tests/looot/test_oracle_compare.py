@@ -54,9 +54,11 @@ def test_tiles_gained_and_game_parks_overdraw():
     fewer = dataclasses.replace(step, gain=Tiles(move.gain.resources))
     (problem,) = oracle.compare_move(move, fewer)
     assert problem == f"gain: Game Park {move.gain}, ours {Tiles(move.gain.resources)}"
-    # a building Game Park overdrew from an empty stack is left out of the comparison
-    overdrawn = Tiles((), move.gain.buildings)
-    assert oracle.compare_move(move, fewer, overdrawn) == []
+    # a building Game Park overdrew from a stack already empty is taken out of its gain
+    empty = oracle.StackBook({cell: (tile, 0) for tile, cell in move.gain.buildings})
+    corrected, overdrawn = empty.correct(move)
+    assert overdrawn == Tiles((), move.gain.buildings)
+    assert oracle.compare_move(corrected, fewer) == []
     reordered = dataclasses.replace(
         step, gain=Tiles(move.gain.resources[::-1], move.gain.buildings[::-1])
     )
