@@ -14,7 +14,7 @@ and the words a player uses for tiles, terrain, shields and longships in log lin
   face down in the bag: the plain back;
 - a construction site: its name, its value in the corner and the tiles it needs; completed
   (LO-R11): its name and value on gold;
-- a trophy: the cup, the axes it needs and its points in the corner.
+- a trophy: the cup, the axes it needs ('4 axes') and its points in the corner.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def token_view(piece: Mapping[str, Any]) -> dict[str, Any] | None:
             "colour": "#f5d76e",
             "icon": "trophy",
             "number": props.get("points"),
-            "icons": ["axe"] * axes,
+            "caption": f"{axes} axes",
         }
     return None
 
@@ -163,3 +163,9 @@ def longship_word(props: Mapping[str, Any]) -> str:
     """A longship in a player's words: 'the wood longship +1 (axe, axe, wood)'."""
     needs = ", ".join(str(n) for n in props.get("needs") or [])
     return f"the {props.get('type')} longship +{props.get('bonus')} ({needs})"
+
+
+def site_word(props: Mapping[str, Any]) -> str:
+    """A construction site in a player's words: "the Jarl's palace (9 points)"."""
+    name = SITE_NAMES.get(str(props.get("type", "")), str(props.get("site", "site")))
+    return f"the {name} ({props.get('value')} points)"

@@ -9,7 +9,7 @@ from tabletop.core import TableState
 
 from .reading import END, OVER, PHASES, TILES, VIKINGS, Looot
 from .rules.legal import longship_offers, shield_offers, trophy_offers, viking_spaces
-from .scoring import breakdown, winners
+from .scoring import total, winners
 
 LABELS = {VIKINGS: "Vikings", TILES: "Tiles", END: "End of turn", OVER: "Game over"}
 
@@ -33,8 +33,7 @@ class LoootFlow:
         lo = Looot(state, self.game)
         seat = lo.to_move
         lines = [
-            f"{s}: {len(lo.vikings_left(s))} Vikings left, {breakdown(lo, s)['total']} points"
-            for s in lo.seats
+            f"{s}: {len(lo.vikings_left(s))} Vikings left, {total(lo, s)} points" for s in lo.seats
         ]
         if lo.phase == OVER:
             won = " and ".join(winners(lo))
@@ -68,4 +67,4 @@ class LoootFlow:
     def returns(self, state: TableState) -> dict[str, float]:
         """Each seat's total (LO-R21, LO-R22)."""
         lo = Looot(state, self.game)
-        return {s: float(breakdown(lo, s)["total"]) for s in lo.seats}
+        return {s: float(total(lo, s)) for s in lo.seats}

@@ -10,7 +10,8 @@ from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
 from rules_assist.rules import Rulebook
 from tabletop.core import Command, TableState
 
-from . import card_view, rules
+from . import bench, card_view, rules
+from .bots import GreedyBot
 from .flow import LoootFlow
 from .procedures import PROCEDURES, complete_tile, complete_viking
 from .reading import Looot
@@ -96,8 +97,12 @@ class LoootGame(Game):
     def winners(self, state: TableState) -> list[str]:
         return winners(Looot(state, self))
 
+    def bench(self, say: Any) -> dict[str, Any]:
+        """Whole games a second, ours and Game Park's engine's (``tabletop bench``)."""
+        return bench.run(self, say)
+
     has_bots = True
 
     @property
     def bots(self) -> dict[str, Any]:
-        return {"random": RandomBot}
+        return {"random": RandomBot, "greedy": GreedyBot}

@@ -393,8 +393,30 @@ FACE_CONTACT = 11  # edges a new face shares with the map: one whole side of it 
 SIDE_BOARD_CONTACT = 6  # edges an ocean or trophy board's land side shares with the map
 
 
-def _contact(cells: Iterable[Axial], taken: Mapping[Axial, object] | set) -> int:
-    return sum(1 for cell in cells for n in neighbours(cell) if n in taken)
+def _edge_counts(taken: Iterable[Axial]) -> dict[Axial, int]:
+    """Each hex -> the edges it shares with ``taken`` (a cell's contact with it, read at once)."""
+    found: dict[Axial, int] = {}
+    for q, r in taken:
+        for dq, dr in hexes.DIRECTIONS:
+            found[q + dq, r + dr] = found.get((q + dq, r + dr), 0) + 1
+    return found
+
+
+# A hex as one whole number, q * _W + r: sums and differences of hexes are those of their
+# numbers, and the numbers sort as the (q, r) pairs do (the map is far smaller than _W).
+_W = 1 << 16
+
+
+def _number(h: Axial) -> int:
+    return h[0] * _W + h[1]
+
+
+def _hex(n: int) -> Axial:
+    q = (n + _W // 2) // _W
+    return q, n - q * _W
+
+
+_STEPS = tuple(_number(d) for d in hexes.DIRECTIONS)
 
 
 def _placements(
@@ -407,18 +429,28 @@ def _placements(
     """Every way to lay a board's cells beside the map without overlap, (origin, k), where the
     cells at the indices ``touching`` share at least ``least`` edges with the map (or with
     the part of it ``against``)."""
-    against = taken if against is None else against
-    border = {n for cell in taken for n in neighbours(cell) if n not in taken}
+    filled = {_number(h) for h in taken}
+    # each hex off the map -> the edges it shares with the map (or with ``against``); as
+    # adjacency is symmetric, a cell's contact is read here once instead of six tests a cell
+    edges: dict[int, int] = {}
+    for h in filled if against is None else {_number(h) for h in against}:
+        for step in _STEPS:
+            n = h + step
+            if n not in filled:
+                edges[n] = edges.get(n, 0) + 1
+    border = {h + step for h in filled for step in _STEPS} - filled
     found = []
     for k in range(6):
-        turned = [rotate(offset_to_axial(*cell), k) for cell in cells]
-        origins = sorted({(b[0] - t[0], b[1] - t[1]) for b in border for t in turned})
-        for oq, orr in origins:
-            placed = [(q + oq, r + orr) for q, r in turned]
-            if any(hexa in taken for hexa in placed):
-                continue
-            if _contact([placed[i] for i in touching], against) >= least:
-                found.append(((oq, orr), k))
+        turned = [_number(rotate(offset_to_axial(*cell), k)) for cell in cells]
+        ends = [turned[i] for i in touching]
+        overlapping = {h - t for h in filled for t in turned}
+        origins = sorted({b - t for b in border for t in turned} - overlapping)
+        # the edges the touching cells share with the map, for every origin at once
+        contact: dict[int, int] = {}
+        for h, count in edges.items():
+            for t in ends:
+                contact[h - t] = contact.get(h - t, 0) + count
+        found += [(_hex(o), k) for o in origins if contact.get(o, 0) >= least]
     return found
 
 
@@ -455,14 +487,15 @@ def assemble(players: int, rng: random.Random, data: LoootData | None = None) ->
         cells = sorted(data.boards[board])
         land = [i for i, c in enumerate(cells) if c[1] == 1]
         others = {hexa for hexa in taken if hexa not in faces_only}  # the board laid before
+        to_faces, to_others = _edge_counts(faces_only), _edge_counts(others)
         options = []
         for option in _placements(cells, taken, land, 2, faces_only):
             where = place_cells(cells, *option)
             placed = where.values()
             if (
-                _contact(placed, faces_only) >= SIDE_BOARD_CONTACT
-                and all(_contact([where[cells[i]]], faces_only) for i in land)
-                and not _contact(placed, others)
+                sum(to_faces.get(h, 0) for h in placed) >= SIDE_BOARD_CONTACT
+                and all(to_faces.get(where[cells[i]]) for i in land)
+                and not any(to_others.get(h) for h in placed)
             ):
                 options.append(option)
         origin, k = rng.choice(options)

@@ -12,7 +12,14 @@ from rules_assist.procedures import ProcedureContext, ProcedureError
 from rules_assist.questions import Question
 from tabletop.core import Command, Compound, Move, TableState, actions, seat_of
 
-from .card_view import longship_word, shield_word, terrain_word, tile_word, tiles_words
+from .card_view import (
+    longship_word,
+    shield_word,
+    site_word,
+    terrain_word,
+    tile_word,
+    tiles_words,
+)
 from .reading import (
     DISCARD,
     END,
@@ -75,7 +82,9 @@ def shield(ctx: ProcedureContext, game: Any) -> str:
     if not offers:
         raise ProcedureError(f"{seat} has no shield to use now (LO-R15)")
     name = ctx.answer(
-        Question.one_of("shield", f"{seat}: which shield?", offers, owner=seat, section="LO-R15")
+        Question.one_of(
+            "shield", f"{_name(ctx, seat)}: which shield?", offers, owner=seat, section="LO-R15"
+        )
     )
     ctx.flip(f"shield-{seat}-{name}", False)
     if name == PLAY_AGAIN:
@@ -98,7 +107,11 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
         raise ProcedureError(f"{seat} has no hex to put a Viking on (LO-R3)")
     space = ctx.answer(
         Question.one_of(
-            "hex", f"{seat}: put a Viking on which hex?", spaces, owner=seat, section="LO-R3"
+            "hex",
+            f"{_name(ctx, seat)}: put a Viking on which hex?",
+            spaces,
+            owner=seat,
+            section="LO-R3",
         )
     )
     before = lo.groups(seat)
@@ -287,12 +300,14 @@ def place(ctx: ProcedureContext, game: Any) -> str:
     pending = lo.gained(seat)
     codes = list(dict.fromkeys(tile_code(lo, p) for p in pending))
     code = ctx.answer(
-        Question.one_of("tile", f"{seat}: which tile to lay?", codes, owner=seat, section="LO-R6")
+        Question.one_of(
+            "tile", f"{_name(ctx, seat)}: which tile to lay?", codes, owner=seat, section="LO-R6"
+        )
     )
     space = ctx.answer(
         Question.one_of(
             "space",
-            f"{seat}: on which fjord space?",
+            f"{_name(ctx, seat)}: on which fjord space?",
             lo.free_spaces(seat),
             owner=seat,
             section="LO-R6",
@@ -317,7 +332,7 @@ def _complete(ctx: Any, game: Any, seat: str, space: str) -> str:
         if piece.kind == "longship":
             names.append(f"the {piece.props.get('type')} longship +{piece.props.get('bonus')}")
         else:
-            names.append(f"the {piece.value} ({piece.props.get('value')} points)")
+            names.append(site_word(piece.props))
     return f", completing {' and '.join(names)}" if names else ""
 
 
@@ -332,12 +347,14 @@ def longship(ctx: ProcedureContext, game: Any) -> str:
         raise ProcedureError(f"{seat} {why} (LO-R13)")
     names = [str(ctx.state.pieces[p].props["longship"]) for p in offers]
     name = ctx.answer(
-        Question.one_of("longship", f"{seat}: which longship?", names, owner=seat, section="LO-R13")
+        Question.one_of(
+            "longship", f"{_name(ctx, seat)}: which longship?", names, owner=seat, section="LO-R13"
+        )
     )
     space = ctx.answer(
         Question.one_of(
             "space",
-            f"{seat}: on which fjord space?",
+            f"{_name(ctx, seat)}: on which fjord space?",
             lo.free_spaces(seat),
             owner=seat,
             section="LO-R13",
@@ -361,7 +378,11 @@ def trophy(ctx: ProcedureContext, game: Any) -> str:
         raise ProcedureError(f"{seat} {why}: no trophy to claim (LO-R19)")
     axes = ctx.answer(
         Question.one_of(
-            "trophy", f"{seat}: which trophy (axes needed)?", offers, owner=seat, section="LO-R19"
+            "trophy",
+            f"{_name(ctx, seat)}: which trophy (axes needed)?",
+            offers,
+            owner=seat,
+            section="LO-R19",
         )
     )
     ctx.move(lo.trophies_left()[int(axes)], shields(seat), spot=TROPHY_SLOT)

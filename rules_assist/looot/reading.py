@@ -64,7 +64,16 @@ class Looot:
 
     def number(self, name: str) -> Any:
         """One of the rules' numbers or readings: the variant's, else the module's constant."""
-        return self.game.number(self.variant, name)
+        key = (self.state.counters.get("variant"), name)
+        found = self._numbers.get(key, self._numbers)
+        if found is self._numbers:
+            found = self._numbers[key] = self.game.number(self.variant, name)
+        return found
+
+    @cached_property
+    def _numbers(self) -> dict[tuple[Any, str], Any]:
+        """The numbers read so far, by the variant recorded and the name."""
+        return {}
 
     @cached_property
     def data(self) -> LoootData:
@@ -110,25 +119,27 @@ class Looot:
         memo = self.state.layout_memo()
         found = memo.get("looot.terrain")
         if found is None:
-            graph = self.state.place(LANDSCAPE).graph
-            found = memo["looot.terrain"] = {
-                n: str(d.get("terrain", "")) for n, d in graph.nodes(data=True)
-            }
+            nodes = self._board(LANDSCAPE).nodes
+            found = memo["looot.terrain"] = {n: str(d.get("terrain", "")) for n, d in nodes.items()}
         return found
 
     @cached_property
     def adjacent(self) -> dict[str, tuple[str, ...]]:
-        """Each landscape space's neighbours."""
+        """Each landscape space's neighbours (static: the layout memo)."""
         memo = self.state.layout_memo()
         found = memo.get("looot.adjacent")
         if found is None:
-            graph = self.state.place(LANDSCAPE).graph
-            found = memo["looot.adjacent"] = {n: tuple(sorted(graph[n])) for n in graph.nodes}
+            found = memo["looot.adjacent"] = neighbours_of(self._board(LANDSCAPE))
         return found
 
-    @cached_property
+    def _board(self, place: str) -> Any:
+        """A board place's spaces and edges (plain data: no graph is built for the rules)."""
+        return self.state.place(place).spaces
+
+    @property
     def _where(self) -> dict[str, Any]:
-        """What lies on each landscape space, by kind (the positions memo)."""
+        """What lies on each landscape space, by kind (the positions memo: read afresh each
+        time, so what is kept from it in the memo is of the table as it is now)."""
         memo = self.state.positions_memo()
         found = memo.get("looot.where")
         if found is None:
@@ -155,6 +166,10 @@ class Looot:
             }
         return found
 
+    def occupied(self) -> list[str]:
+        """The landscape spaces holding a Viking of any colour."""
+        return list(self._where["vikings"])
+
     def vikings_on(self, space: str) -> list[str]:
         return self._where["vikings"].get(space, [])
 
@@ -165,6 +180,10 @@ class Looot:
     def stack(self, space: str) -> list[str]:
         """The building tiles still on a building space (LO-R10), top last."""
         return self._where["stacks"].get(space, [])
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Each building space with tiles left -> its tiles, top last (LO-R10)."""
+        return self._where["stacks"]
 
     def ship_on(self, space: str) -> str | None:
         return self._where["ships"].get(space)
@@ -178,12 +197,12 @@ class Looot:
         memo = self.state.layout_memo()
         found = memo.get("looot.water")
         if found is None:
-            graph = self.state.place(LANDSCAPE).graph
+            nodes = self._board(LANDSCAPE).nodes
             found = memo["looot.water"] = [
                 n
                 for _, n in sorted(
                     (int(str(d.get("local", "0,0")).split(",")[0]), n)
-                    for n, d in graph.nodes(data=True)
+                    for n, d in nodes.items()
                     if d.get("terrain") == "water"
                 )
             ]
@@ -191,12 +210,16 @@ class Looot:
 
     def own_spaces(self, seat: str) -> set[str]:
         """The landscape spaces holding one of the seat's Vikings."""
-        pieces = self.state.pieces
-        return {
-            space
-            for space, ids in self._where["vikings"].items()
-            if any(pieces[v].owner == seat for v in ids)
-        }
+        memo = self.state.positions_memo()
+        found = memo.get(("looot.own", seat))
+        if found is None:
+            pieces = self.state.pieces
+            found = memo["looot.own", seat] = frozenset(
+                space
+                for space, ids in self._where["vikings"].items()
+                if any(pieces[v].owner == seat for v in ids)
+            )
+        return set(found)
 
     def group_of(self, seat: str, space: str) -> set[str]:
         """The connected group of the seat's own Vikings holding ``space`` (LO-R8, LO-R9)."""
@@ -257,14 +280,19 @@ class Looot:
     def free_spaces(self, seat: str) -> list[str]:
         """The empty fjord spaces, in the order of the board's rows then columns."""
         taken = self.fjord_pieces(seat)
-        return [
-            f"{c},{r}"
-            for c, r in sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
-            if f"{c},{r}" not in taken
-        ]
+        memo = self.state.layout_memo()
+        order = memo.get("looot.free_order")
+        if order is None:
+            cells = sorted(self.data.fjord_free, key=lambda cell: (cell[1], cell[0]))
+            order = memo["looot.free_order"] = tuple(f"{c},{r}" for c, r in cells)
+        return [space for space in order if space not in taken]
 
     def fjord_neighbours(self, space: str) -> tuple[str, ...]:
-        return tuple(sorted(self.state.place(fjord(self.seats[0])).graph[space]))
+        memo = self.state.layout_memo()
+        found = memo.get("looot.fjord_adjacent")
+        if found is None:
+            found = memo["looot.fjord_adjacent"] = neighbours_of(self._board(fjord(self.seats[0])))
+        return found[space]
 
     def tiles(self, seat: str) -> Counter[str]:
         """The seat's tiles on the fjord, by type (resources and buildings)."""
@@ -311,6 +339,15 @@ class Looot:
     # ---- the end -----------------------------------------------------------------------
     def over(self) -> bool:
         return self.phase == OVER
+
+
+def neighbours_of(board: Any) -> dict[str, tuple[str, ...]]:
+    """Each space of a board (its ``BoardSpec``: spaces and edges) -> its neighbours, sorted."""
+    found: dict[str, list[str]] = {n: [] for n in board.nodes}
+    for a, b in board.edges:
+        found[a].append(b)
+        found[b].append(a)
+    return {n: tuple(sorted(ns)) for n, ns in found.items()}
 
 
 def space_cell(space: str) -> tuple[int, int]:

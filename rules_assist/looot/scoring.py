@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .layout import BUILDINGS, RESOURCES, SITE_TYPES
-from .reading import Looot
+from .reading import Looot, fjord, shields
 
 
 def breakdown(lo: Looot, seat: str) -> dict[str, Any]:
@@ -57,6 +57,24 @@ def breakdown(lo: Looot, seat: str) -> dict[str, Any]:
         "longships": {"completed": sorted(done), "incomplete": sorted(open_), "penalty": penalty},
         "categories": categories,
     }
+
+
+def total(lo: Looot, seat: str) -> int:
+    """The seat's total as ``breakdown`` gives it, kept in the layout memo under what it reads
+    (the seat's fjord and shield board, the variant): a tile laid elsewhere leaves it standing."""
+    state = lo.state
+    key = (
+        "looot.total",
+        seat,
+        tuple(state.place(fjord(seat)).contents),
+        tuple(state.place(shields(seat)).contents),
+        state.counters.get("variant"),
+    )
+    memo = state.layout_memo()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = breakdown(lo, seat)["total"]
+    return found
 
 
 def winners(lo: Looot) -> list[str]:

@@ -137,7 +137,7 @@ def landscape_spec(layout: Layout) -> dict[str, Any]:
             },
             "style": TERRAIN_STYLE,
         },
-        "layout": {"x": 20, "y": 70, "cell": 30, "piles": True},
+        "layout": {"x": 70, "y": 20, "cell": 30, "piles": True},
     }
 
 

@@ -86,6 +86,10 @@ class PlaceItem(QGraphicsItem):
         self.style = (place.spaces.style if place.spaces else None) or {}
         self.orientation = place.spaces.orientation if place.spaces else None
         self.icons = icons
+        labels = place.layout.get("spot_labels")
+        self.spot_labels = (
+            {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}
+        )
         self.count = len(place.contents)
         self.highlight_spot: str | None = None
         self.highlighted = False
@@ -164,11 +168,15 @@ class PlaceItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(inner, 8, 8)
             painter.setPen(QColor(255, 255, 255, 90))
-            painter.drawText(
-                inner.adjusted(4, 2, -4, -2),
-                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                name,
+            box = inner.adjusted(4, 2, -4, -2)
+            text = painter.fontMetrics().elidedText(
+                self.spot_label(name), Qt.TextElideMode.ElideRight, int(box.width())
             )
+            painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
+
+    def spot_label(self, name: str) -> str:
+        """What a slot says: its layout's ``spot_labels`` entry, else its name."""
+        return self.spot_labels.get(name, name)
 
     def cell_colour(self, name: str) -> QColor | None:
         """The fill the board's style gives a space (None: no style, or no colour for its value)."""

@@ -5,7 +5,10 @@ per-seat places without a position are lined up in one zone per seat under
 the shared ones; places with no layout at all are flowed into a grid. Inside
 a place, pieces are put where its kind says: free x, y in an area, cells for
 slots, a line for rows and hands, a pile for stacks and decks, a packed heap
-in a bowl, the spaces of a board, the regions of a card.
+in a bowl, the spaces of a board, the regions of a card. A place whose layout
+says ``piles = true`` lays the pieces of one kind and owner on each other (per
+space on a board) and counts each pile; ``zone_columns = true`` on a per-seat
+place puts the seats' zones side by side.
 
 A board whose shape is known only at setup (hex spaces listed in axial
 coordinates) and gives no ``w`` and ``h`` takes the size its spaces need at

@@ -18,6 +18,8 @@ returns display roles (a dict), or None for the plain token:
     a number (points, a bonus) in a disk at the top right.
 ``icons``
     small pictures in a row along the bottom (what a piece needs).
+``caption``
+    a short text along the bottom (under the picture; instead of ``icons``).
 ``dim``
     True: drawn washed out with a stroke across (a used, turned piece).
 
@@ -165,10 +167,21 @@ def draw_token_view(
         p.drawText(band, Qt.AlignmentFlag.AlignCenter, title)
         top = band.bottom()
     bottom = inner.bottom()
+    caption = str(view.get("caption") or "")
+    if caption and not needs:
+        band = QRectF(
+            inner.left(), bottom - inner.height() * 0.28, inner.width(), inner.height() * 0.28
+        )
+        font = font_of(SANS, bold=True)
+        fit_text(font, caption, band, Qt.AlignmentFlag.AlignCenter, band.height() * 0.9, 1)
+        p.setFont(font)
+        p.setPen(ink)
+        p.drawText(band, Qt.AlignmentFlag.AlignCenter, caption)
+        bottom = band.top()
     if needs:
         row_h = min(inner.height() * 0.34, inner.width() / max(len(needs), 1))
         row = QRectF(inner.left(), bottom - row_h, inner.width(), row_h)
-        _icon_row(p, row, needs, icons, c)
+        _icon_row(p, row, needs, icons)
         bottom = row.top()
     name = str(view.get("icon") or "")
     if name:
@@ -196,7 +209,7 @@ def draw_token_view(
         )
 
 
-def _icon_row(p: QPainter, row: QRectF, names: list[str], icons: Icons, under: QColor) -> None:
+def _icon_row(p: QPainter, row: QRectF, names: list[str], icons: Icons) -> None:
     d = min(row.height(), row.width() / len(names))
     x = row.center().x() - d * len(names) / 2
     for name in names:

@@ -51,11 +51,23 @@ def viking_spaces(lo: Looot, seat: str, armed: Iterable[str] | None = None) -> l
     armed = lo.armed if armed is None else tuple(armed)
     if OCCUPIED in armed:
         return sorted(s for s in lo.terrain if occupied_target(lo, seat, s))
-    return sorted(
-        s
-        for s in lo.terrain
-        if resource_space(lo, s) and not lo.vikings_on(s) and next_to_viking_or_longship(lo, s)
-    )
+    any_water = bool(lo.number("any_water"))
+    memo = lo.state.positions_memo()
+    found = memo.get(("looot.viking_spaces", any_water))
+    if found is None:
+        # LO-R3 read from the other side: the spaces around each Viking and each longship (or
+        # water space), the same spaces as next_to_viking_or_longship finds one by one
+        occupied = set(lo.occupied())
+        near: set[str] = set()
+        for space in occupied:
+            near.update(lo.adjacent[space])
+        for space in lo.water:
+            if any_water or lo.ship_on(space):
+                near.update(lo.adjacent[space])
+        found = memo["looot.viking_spaces", any_water] = tuple(
+            sorted(s for s in near - occupied if resource_space(lo, s))
+        )
+    return list(found)
 
 
 def shield_offers(lo: Looot, seat: str) -> list[str]:
@@ -68,9 +80,7 @@ def shield_offers(lo: Looot, seat: str) -> list[str]:
     for shield in lo.shields_unused(seat):
         if shield in lo.armed:
             continue
-        if shield == OCCUPIED and not any(
-            occupied_target(lo, seat, s) for s in lo.terrain if lo.vikings_on(s)
-        ):
+        if shield == OCCUPIED and not any(occupied_target(lo, seat, s) for s in lo.occupied()):
             continue
         offers.append(shield)
     return offers
@@ -95,7 +105,7 @@ def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Captur
     """LO-R7..R10 for a Viking just put on ``space``; ``before`` is the seat's groups as they
     were before it (for the gamepark variant's pair per group, D3)."""
     taken: list[tuple[str, str]] = []
-    left = {s: list(lo.stack(s)) for s in lo.terrain if lo.stack(s)}
+    left = {s: list(tiles) for s, tiles in lo.stacks().items()}
 
     def take(building: str) -> None:
         if left.get(building):
