@@ -268,17 +268,24 @@ def _to_tiles(ctx: Any, game: Any) -> None:
 
 def _settle(ctx: Any, game: Any) -> None:
     """LO-R6: with no empty fjord space left, the tiles still to lay are out of the game (the
-    German text is silent; Game Park discards them, D7). With none left to lay, the turn
-    goes on to its end."""
+    German text is silent, D7); with ``surplus_stays`` (Game Park) they stay where they were:
+    buildings on their stacks, resources in the supply. With none left to lay, the turn goes
+    on to its end."""
     lo = Looot(ctx.state, game)
     seat = lo.to_move
     pending = lo.gained(seat)
     if pending and not lo.free_spaces(seat):
+        stays = bool(lo.number("surplus_stays"))
         for pid in pending:
-            ctx.move(pid, DISCARD)
-        ctx.note(
-            f"no empty space on {_name(ctx, seat)}'s fjord: {len(pending)} tile(s) out of the game"
-        )
+            origin = ctx.state.pieces[pid].props.get("from")
+            if not stays:
+                ctx.move(pid, DISCARD)
+            elif origin:  # a building goes back on its stack, for anyone to capture
+                ctx.move(pid, LANDSCAPE, spot=origin)
+            else:
+                ctx.move(pid, SUPPLY)
+        where = "left where they were" if stays else "out of the game"
+        ctx.note(f"no empty space on {_name(ctx, seat)}'s fjord: {len(pending)} tile(s) {where}")
         pending = []
     if not pending:
         ctx.set_counter("phase", END)
