@@ -33,31 +33,33 @@ class LoootFlow:
         lo = Looot(state, self.game)
         seat = lo.to_move
         lines = [
-            f"{s}: {len(lo.vikings_left(s))} Vikings left, {total(lo, s)} points" for s in lo.seats
+            f"{lo.name(s)}: {len(lo.vikings_left(s))} Vikings left, {total(lo, s)} points"
+            for s in lo.seats
         ]
         if lo.phase == OVER:
-            won = " and ".join(winners(lo))
+            won = " and ".join(lo.name(s) for s in winners(lo))
             return Status(lo.turn, OVER, LABELS[OVER], TERMINAL, (f"{won} wins", *lines))
         actions: list[Action] = []
+        who = lo.name(seat)
         if lo.phase == VIKINGS:
-            head = f"{seat} to put a Viking ({lo.placements_left} to place this turn)"
+            head = f"{who} to put a Viking ({lo.placements_left} to place this turn)"
             if lo.vikings_left(seat) and viking_spaces(lo, seat):
-                actions.append(Action(f"{seat}: put a Viking", "viking", actor=seat, help="LO-R3"))
+                actions.append(Action(f"{who}: put a Viking", "viking", actor=seat, help="LO-R3"))
             if shield_offers(lo, seat):
-                actions.append(Action(f"{seat}: use a shield", "shield", actor=seat, help="LO-R15"))
+                actions.append(Action(f"{who}: use a shield", "shield", actor=seat, help="LO-R15"))
         elif lo.phase == TILES:
-            head = f"{seat} to lay {len(lo.gained(seat))} tile(s) on the fjord"
-            actions.append(Action(f"{seat}: lay a tile", "place", actor=seat, help="LO-R6"))
+            head = f"{who} to lay {len(lo.gained(seat))} tile(s) on the fjord"
+            actions.append(Action(f"{who}: lay a tile", "place", actor=seat, help="LO-R6"))
         else:
-            head = f"{seat} to end the turn"
-            actions.append(Action(f"{seat}: end the turn", "pass", actor=seat, help="LO-R20"))
+            head = f"{who} to end the turn"
+            actions.append(Action(f"{who}: end the turn", "pass", actor=seat, help="LO-R20"))
             if longship_offers(lo, seat):
                 actions.append(
-                    Action(f"{seat}: take a longship", "longship", actor=seat, help="LO-R13")
+                    Action(f"{who}: take a longship", "longship", actor=seat, help="LO-R13")
                 )
             if trophy_offers(lo, seat):
                 actions.append(
-                    Action(f"{seat}: claim a trophy", "trophy", actor=seat, help="LO-R19")
+                    Action(f"{who}: claim a trophy", "trophy", actor=seat, help="LO-R19")
                 )
         return Status(lo.turn, lo.phase, LABELS[lo.phase], seat, (head, *lines), tuple(actions))
 

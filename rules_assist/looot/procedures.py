@@ -52,9 +52,9 @@ def _turn(ctx: ProcedureContext, game: Any, phase: str) -> Looot:
     lo = Looot(ctx.state, game)
     seat = lo.to_move
     if seat_of(ctx.actor) not in (seat, game.id, "table"):
-        raise ProcedureError(f"it is {seat}'s turn, not {ctx.actor}'s")
+        raise ProcedureError(f"it is {lo.name(seat)}'s turn, not {lo.name(seat_of(ctx.actor))}'s")
     if lo.phase != phase:
-        raise ProcedureError(f"{seat} is in the {lo.phase} step of the turn, not {phase}")
+        raise ProcedureError(f"{lo.name(seat)} is in the {lo.phase} step of the turn, not {phase}")
     return lo
 
 
@@ -80,7 +80,7 @@ def shield(ctx: ProcedureContext, game: Any) -> str:
     seat = lo.to_move
     offers = shield_offers(lo, seat)
     if not offers:
-        raise ProcedureError(f"{seat} has no shield to use now (LO-R15)")
+        raise ProcedureError(f"{lo.name(seat)} has no shield to use now (LO-R15)")
     name = ctx.answer(
         Question.one_of(
             "shield", f"{_name(ctx, seat)}: which shield?", offers, owner=seat, section="LO-R15"
@@ -101,10 +101,10 @@ def viking(ctx: ProcedureContext, game: Any) -> str:
     seat = lo.to_move
     left = lo.vikings_left(seat)
     if not left:
-        raise ProcedureError(f"{seat} has no Viking left (LO-R4)")
+        raise ProcedureError(f"{lo.name(seat)} has no Viking left (LO-R4)")
     spaces = viking_spaces(lo, seat)
     if not spaces:
-        raise ProcedureError(f"{seat} has no hex to put a Viking on (LO-R3)")
+        raise ProcedureError(f"{lo.name(seat)} has no hex to put a Viking on (LO-R3)")
     space = ctx.answer(
         Question.one_of(
             "hex",
@@ -344,7 +344,7 @@ def longship(ctx: ProcedureContext, game: Any) -> str:
     offers = longship_offers(lo, seat)
     if not offers:
         why = "took one this turn" if lo.longship_taken else "has no longship to take"
-        raise ProcedureError(f"{seat} {why} (LO-R13)")
+        raise ProcedureError(f"{lo.name(seat)} {why} (LO-R13)")
     names = [str(ctx.state.pieces[p].props["longship"]) for p in offers]
     name = ctx.answer(
         Question.one_of(
@@ -375,7 +375,7 @@ def trophy(ctx: ProcedureContext, game: Any) -> str:
     offers = trophy_offers(lo, seat)
     if not offers:
         why = "holds a trophy" if lo.trophy_of(seat) is not None else "has too few axes"
-        raise ProcedureError(f"{seat} {why}: no trophy to claim (LO-R19)")
+        raise ProcedureError(f"{lo.name(seat)} {why}: no trophy to claim (LO-R19)")
     axes = ctx.answer(
         Question.one_of(
             "trophy",

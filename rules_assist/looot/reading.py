@@ -84,6 +84,11 @@ class Looot:
     def seats(self) -> list[str]:
         return [s.id for s in self.state.seats]
 
+    def name(self, seat: str) -> str:
+        """A seat as players call it: the name given at the new game, else the seat's own name."""
+        found = next((s for s in self.state.seats if s.id == seat), None)
+        return str(found.name or seat) if found is not None else seat
+
     @property
     def to_move(self) -> str:
         return str(self.state.counters.get("seat") or self.seats[0])

@@ -73,7 +73,7 @@ def play_blue_by_hand(table, panel, adviser, asked, counts) -> None:  # noqa: AN
         assert (taken.place, taken.spot) == ("fjord_blue", plan["space"]), table.status()
     else:  # a shield, a trophy, the end of the turn: the panel's button
         label = {"shield": "use a shield", "trophy": "claim a trophy", "pass": "end the turn"}
-        assert press(panel, f"blue: {label[step.name]}"), [b.text() for b in buttons(panel)]
+        assert press(panel, f"Blue: {label[step.name]}"), [b.text() for b in buttons(panel)]
     counts[step.name] = counts.get(step.name, 0) + 1
 
 
