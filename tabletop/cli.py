@@ -35,6 +35,7 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
+from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, start_record
 from tabletop.core import Mode, Policy, TableError
 from tabletop.inspection import (
     entry_text,
@@ -74,6 +75,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.random_colours:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
     game = new_game(
         module,
         seats=args.seats,
@@ -85,6 +87,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         position=args.position,
         policy=Policy(Mode(args.rules)),
     )
+    try:
+        start_record(game, testers, args.where)
+    except CliError:
+        game.close()
+        os.unlink(args.output)  # the file was made by this command and holds no play
+        raise
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
@@ -370,6 +378,8 @@ COMMANDS = {
     "log": cmd_log,
     "note": cmd_note,
     "notes": cmd_notes,
+    "session": cmd_session,
+    "form": cmd_form,
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,
