@@ -763,7 +763,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(
                 "The game is over: its result is in the session record", 10000
             )
-        if offer and self.ask:
+        if offer:  # not modal to the application: the table stays in view
             QTimer.singleShot(0, self.form_dialog)
 
     def session_lines(self) -> list[str]:
