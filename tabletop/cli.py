@@ -35,7 +35,7 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
-from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, start_record
+from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.core import Mode, Policy, TableError
 from tabletop.inspection import (
     entry_text,
@@ -86,13 +86,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         options=options,
         position=args.position,
         policy=Policy(Mode(args.rules)),
+        session=session_start(testers, args.where),
     )
-    try:
-        start_record(game, testers, args.where)
-    except CliError:
-        game.close()
-        os.unlink(args.output)  # the file was made by this command and holds no play
-        raise
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""

@@ -39,17 +39,14 @@ def named_seats(seats: str | None) -> dict[str, str]:
     return pairs([s for s in seats.split(",") if "=" in s], "--seats")
 
 
-def start_record(game: Game, testers: dict[str, str], where: str) -> None:
-    """Write who plays which seat and where into a new game's session record."""
-    if not testers and not where.strip():
-        return
-    data: dict[str, Any] = {"testers": testers}
+def session_start(testers: dict[str, str], where: str) -> dict[str, Any] | None:
+    """The session record's start a new game's header keeps: testers and place, if given."""
+    start: dict[str, Any] = {}
+    if testers:
+        start["testers"] = testers
     if where.strip():
-        data["where"] = where.strip()
-    try:
-        game.table.record(Record("session", data), "table")
-    except CommandError as exc:
-        raise CliError(f"--tester: {exc}") from None
+        start["where"] = where.strip()
+    return start or None
 
 
 def _record_of(path: str, idle_minutes: float) -> dict[str, Any]:

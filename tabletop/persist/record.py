@@ -85,6 +85,18 @@ def playing_time(
     }
 
 
+def testers_and_place(game: Game) -> tuple[dict[str, str], str]:
+    """The testers (seat -> name) and the place: the header's start, then the 'record'
+    entries (a later name or place replaces an earlier one)."""
+    start = game.header.extra.get("session")
+    start = start if isinstance(start, dict) else {}
+    testers = {str(k): v for k, v in (start.get("testers") or {}).items() if isinstance(v, str)}
+    where = start.get("where") if isinstance(start.get("where"), str) else ""
+    parts = game.table.session_parts()
+    testers.update(parts.testers)
+    return testers, parts.where or where
+
+
 def session_record(
     game: Game,
     *,
@@ -97,9 +109,8 @@ def session_record(
     yet (``result_recorded`` says which)."""
     header, table = game.header, game.table
     parts = table.session_parts()
-    seats = [
-        {"seat": s.id, "name": s.name, "tester": parts.testers.get(s.id, "")} for s in header.seats
-    ]
+    testers, where = testers_and_place(game)
+    seats = [{"seat": s.id, "name": s.name, "tester": testers.get(s.id, "")} for s in header.seats]
     changes = [
         {"entry": e.seq, "by": e.actor, "policy": e.command.to_policy().to_dict()}  # type: ignore[attr-defined]
         for e in table.entries
@@ -137,7 +148,7 @@ def session_record(
         "seed": header.seed,
         "app_version": header.app_version,
         "testers": seats,
-        "where": parts.where,
+        "where": where,
         "start": header.created or when_text(start),
         "end": when_text(end),
         "finished": recorded is not None or result is not None,
@@ -177,7 +188,8 @@ def record_lines(record: dict[str, Any]) -> list[str]:
         )
     )
     lines.append(f"Where: {record['where'] or 'not given'}")
-    lines.append(f"When: {record['start']} to {record['end'] or 'not yet'}")
+    so_far = "" if record["finished"] else " (the last entry so far)"
+    lines.append(f"When: {record['start']} to {record['end'] or 'not yet'}{so_far}")
     lines.append(f"Playing time: {record['playing_time']['text']}")
     rules = record["rules"]
     start = _policy_words(rules["start"])

@@ -39,7 +39,7 @@ from tabletop.export.snapshot import ExportError, png_bytes_of_view
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.persist import Game
-from tabletop.persist.record import record_lines, session_record
+from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
@@ -756,6 +756,14 @@ class MainWindow(QMainWindow):
         if flow is None or not flow.is_terminal(session.table.state):
             return
         self._end_seen = True
+        if offer:  # seen in a change of the table: written after it, not inside it
+            QTimer.singleShot(0, lambda: self._game_ended(session, offer))
+        else:
+            self._game_ended(session, offer)
+
+    def _game_ended(self, session: TableSession, offer: bool) -> None:
+        if session is not self.session:
+            return
         if self.activity is not None:
             self.activity.flush()
         if record_result(session.table, session.rules):
@@ -764,7 +772,7 @@ class MainWindow(QMainWindow):
                 "The game is over: its result is in the session record", 10000
             )
         if offer:  # not modal to the application: the table stays in view
-            QTimer.singleShot(0, self.form_dialog)
+            self.form_dialog()
 
     def session_lines(self) -> list[str]:
         """The session record as lines (tabletop/persist/record.py)."""
@@ -786,10 +794,8 @@ class MainWindow(QMainWindow):
             return None
         if self.activity is not None:
             self.activity.flush()
-        parts = self.session.table.session_parts()
-        dialog = RecordDialog(
-            self, self.session_lines(), self._seat_choices(), dict(parts.testers), parts.where
-        )
+        testers, where = testers_and_place(self.session.game)
+        dialog = RecordDialog(self, self.session_lines(), self._seat_choices(), testers, where)
         dialog.accepted.connect(lambda: self._save_record(dialog))
         dialog.form_button.clicked.connect(lambda: (dialog.reject(), self.form_dialog()))
         self.record_window = dialog
@@ -1352,6 +1358,8 @@ class MainWindow(QMainWindow):
             return True
         viewer = self.session.viewer
         bots = dict(self.session.bot_seats)
+        if self.activity is not None:  # the play so far goes with the copy
+            self.activity.flush()
         try:
             tmp = f"{path}.part"
             shutil.copyfile(game.path, tmp)
