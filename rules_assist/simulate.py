@@ -147,7 +147,7 @@ def play_game(
             hook()
         play(game, session.table, bots, after_action=hook)
         if path is not None:  # a game kept as a file keeps its result in its session record
-            record_result(session.table, game)
+            record_result(session.table, game, str(game.id))  # the table's step: the game's
     except BaseException:
         session.close()
         raise
