@@ -145,3 +145,24 @@ def test_table_the_window_counts_active_play_and_leaves_idle_pauses_out(
     assert played[0]["from"] == start and played[0]["to"] == start + 180
     record = session_record(game)
     assert record["playing_time"]["window_seconds"] == 300.0
+
+
+def test_table_long_play_is_logged_in_stretches_of_ten_minutes(table) -> None:  # noqa: ANN001
+    """A crash loses at most the stretch under way: every ten minutes of play are logged."""
+    table.start(load_module(RACE), seed=3)
+    window = table.window
+    clock = Clock()
+    window.activity.flush()
+    window.activity.now = clock
+    path = window.session.game.path
+    start = clock.t
+    for minute in range(13):  # twelve minutes of play, a key a minute
+        clock.t = start + 60 * minute
+        table.key(Qt.Key.Key_Right)
+    game = Game.open(path, writable=False)  # read while the window plays on
+    logged = [e.command.data["seconds"] for e in game.table.entries if e.kind == "record"]
+    assert logged == [600.0]
+    window._close_game()
+    game = Game.open(path, writable=False)
+    logged = [e.command.data["seconds"] for e in game.table.entries if e.kind == "record"]
+    assert logged == [600.0, 120.0]
