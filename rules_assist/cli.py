@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 
 from tabletop.core import TableError
 from tabletop.modules import find_module, module_ids
+from tabletop.modules.results import record_result
 from tabletop.modules.revisions import module_for_game
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game as SavedGame
@@ -211,7 +212,10 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
             raise AnswersNeeded(
                 f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines)
             ) from None
+        ended = record_result(table, game)  # the game is over: its result in the session record
     text = change.entry.command.label if change is not None else "nothing changed"
+    if ended:
+        text += " (the game is over: its result is in the session record, 'tabletop session')"
     return f"{args.output}: {spec.name}: {text}"
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tabletop.core import Mode, Policy, Refused, TableError, bot_actor
+from tabletop.modules.results import record_result
 
 from .driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from .procedures import ChoiceNeeded, ProcedureError
@@ -145,6 +146,8 @@ def play_game(
         if hook is not None:
             hook()
         play(game, session.table, bots, after_action=hook)
+        if path is not None:  # a game kept as a file keeps its result in its session record
+            record_result(session.table, game, str(game.id))  # the table's step: the game's
     except BaseException:
         session.close()
         raise

@@ -35,6 +35,7 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
+from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.core import Mode, Policy, TableError
 from tabletop.inspection import (
     entry_text,
@@ -74,6 +75,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.random_colours:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
     game = new_game(
         module,
         seats=args.seats,
@@ -84,6 +86,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         options=options,
         position=args.position,
         policy=Policy(Mode(args.rules)),
+        session=session_start(testers, args.where),
     )
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
@@ -370,6 +373,8 @@ COMMANDS = {
     "log": cmd_log,
     "note": cmd_note,
     "notes": cmd_notes,
+    "session": cmd_session,
+    "form": cmd_form,
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,

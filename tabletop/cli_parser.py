@@ -8,6 +8,7 @@ import argparse
 from rules_assist.cli import Parser as _Parser
 from tabletop import __version__
 from tabletop.cli_notes import add_parsers as add_note_parsers
+from tabletop.cli_record import add_parsers as add_record_parsers
 
 
 def parser() -> argparse.ArgumentParser:
@@ -51,6 +52,15 @@ def parser() -> argparse.ArgumentParser:
         "--seed", type=int, help="the seed of the game's dice and shuffles (random if left out)"
     )
     p.add_argument("--notes", default="", help="free text kept in the log, e.g. the testers' names")
+    p.add_argument(
+        "--tester",
+        action="append",
+        default=[],
+        metavar="SEAT=NAME",
+        help="who plays a seat, for the session record (repeatable; names given with"
+        " --seats red=Ann count too)",
+    )
+    p.add_argument("--where", default="", help="where the game is played, for the session record")
     p.add_argument(
         "--rules",
         choices=("off", "advisory", "strict"),
@@ -123,6 +133,7 @@ def parser() -> argparse.ArgumentParser:
     )
 
     add_note_parsers(sub)
+    add_record_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

@@ -30,12 +30,18 @@ from .pieces import Piece
 from .places import KINDS as PLACE_KINDS
 from .places import Place
 from .randomness import Randomizer
+from .record import RATINGS, Record, RecordParts, minutes_text, record_of
 from .state import Seat, TableState
 from .table import Change, Entry, Table, compound
 
 __all__ = [
     "NOTE_TAGS",
     "PLACE_KINDS",
+    "RATINGS",
+    "Record",
+    "RecordParts",
+    "minutes_text",
+    "record_of",
     "AddPiece",
     "Annotate",
     "AddPlace",

@@ -9,7 +9,8 @@ log only ever grows.
 How findings are enforced (the policy) is part of the game: ``set_policy`` logs a
 'policy' entry, which replay, ``policy_at`` and branches follow. Such an entry is
 not a move: undo and redo pass it by, so undo never switches the rules. A playtest note
-(``annotate``, tabletop/core/notes.py) is a 'note' entry, passed by in the same way.
+(``annotate``, tabletop/core/notes.py) is a 'note' entry, and a part of the session record
+(``record``, tabletop/core/record.py) a 'record' entry, both passed by in the same way.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
 from .notes import Annotate, PlaytestNote, check_note, notes_of
 from .randomness import Randomizer
+from .record import Record, RecordParts, check_record, record_of
 from .state import TableState
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
-ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note")
+ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note", "record")
 CHECKPOINT_EVERY = 1000
 
 
@@ -113,6 +115,10 @@ class Entry(NamedTuple):
             raise FormatError(
                 "only a 'note' entry holds the command 'annotate', and it holds nothing else"
             )
+        if (kind == "record") != isinstance(parsed_command, Record):
+            raise FormatError(
+                "only a 'record' entry holds the command 'record', and it holds nothing else"
+            )
         return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 
 
@@ -180,6 +186,13 @@ class Table:
         self._redo: list[int] = []
         self._listeners: list[Callable[[Change], None]] = []
         self._writers: list[Any] = []
+        # the clock entries are stamped with (seconds since the epoch); replaceable, so that
+        # what is measured in time (the session record's playing time) can be tested
+        self.clock: Callable[[], float] = time.time
+
+    def now(self) -> float:
+        """The time an entry made now is stamped with."""
+        return round(self.clock(), 3)
 
     # ---- observers -------------------------------------------------------
     def subscribe(self, listener: Callable[[Change], None]) -> None:
@@ -244,6 +257,8 @@ class Table:
             raise CommandError("the rules' policy is set with set_policy, not as a move")
         if isinstance(command, Annotate):
             raise CommandError("a note is written with annotate, not as a move")
+        if isinstance(command, Record):
+            raise CommandError("the session record is written with record, not as a move")
         checks = self._checks(command)
         if applied and checks:
             command.inverse().apply(self.state)
@@ -260,7 +275,7 @@ class Table:
             command.apply(self.state)
         entry = Entry(
             len(self.entries) + 1,
-            round(time.time(), 3),
+            self.now(),
             actor,
             "do" if undoable else "setup",
             command,
@@ -281,9 +296,7 @@ class Table:
         if policy == self.policy and self.policy_at(self.seq) is not None:
             return None
         self.policy = policy
-        return self._record(
-            Entry(self.seq + 1, round(time.time(), 3), actor, "policy", SetPolicy.of(policy))
-        )
+        return self._record(Entry(self.seq + 1, self.now(), actor, "policy", SetPolicy.of(policy)))
 
     def annotate(self, command: Annotate, actor: str) -> Change:
         """Add, edit or remove a playtest note (tabletop/core/notes.py), logged as a 'note'
@@ -302,7 +315,20 @@ class Table:
             return pid in then[0].pieces
 
         check_note(command, self.entries, known, (n.id for n in self.notes()))
-        return self._record(Entry(self.seq + 1, round(time.time(), 3), actor, "note", command))
+        return self._record(Entry(self.seq + 1, self.now(), actor, "note", command))
+
+    def record(self, command: Record, actor: str) -> Change:
+        """Add to the session record (tabletop/core/record.py), logged as a 'record' entry by
+        ``actor``. Changes nothing on the table and is not a move: undo and redo pass it by.
+        Raises CommandError naming what is wrong (an unknown seat, a rating out of range)."""
+        if not isinstance(command, Record):
+            raise CommandError("record takes a session record command")
+        check_record(command, [s.id for s in self.state.seats])
+        return self._record(Entry(self.seq + 1, self.now(), actor, "record", command))
+
+    def session_parts(self) -> RecordParts:
+        """The session record's entries as they stand (testers, place, time, result, forms)."""
+        return record_of(self.entries)
 
     def notes(self, *, removed: bool = False) -> list[PlaytestNote]:
         """The playtest notes as they stand (with ``removed``, the removed ones too)."""
@@ -362,9 +388,7 @@ class Table:
         command.apply(self.state)
         self._undo.pop()
         self._redo.append(seq)
-        return self._record(
-            Entry(self.seq + 1, round(time.time(), 3), actor, "undo", command, ref=seq)
-        )
+        return self._record(Entry(self.seq + 1, self.now(), actor, "undo", command, ref=seq))
 
     def redo(self, actor: str) -> Change | None:
         """Apply again the last command undone; logged as a 'redo' entry."""
@@ -375,9 +399,7 @@ class Table:
         command.apply(self.state)
         self._redo.pop()
         self._undo.append(seq)
-        return self._record(
-            Entry(self.seq + 1, round(time.time(), 3), actor, "redo", command, ref=seq)
-        )
+        return self._record(Entry(self.seq + 1, self.now(), actor, "redo", command, ref=seq))
 
     # ---- chance ----------------------------------------------------------
     def roll(self, dice: Sequence[str], actor: str, **submit_options: Any) -> Change:
@@ -438,8 +460,8 @@ class Table:
             self._redo.clear()
         elif entry.kind == "policy":
             self.policy = entry.command.to_policy()  # type: ignore[attr-defined]
-        elif entry.kind == "note":
-            pass  # a remark: neither a move nor a change of the rules
+        elif entry.kind in ("note", "record"):
+            pass  # a remark or the session's record: neither a move nor a change of the rules
         elif entry.kind == "undo":
             self._redo.append(self._undo.pop())
         else:

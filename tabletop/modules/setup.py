@@ -330,13 +330,15 @@ def new_game(
     path: str | os.PathLike[str] | None = None,
     options: dict[str, str] | None = None,
     position: str | None = None,
+    session: dict[str, Any] | None = None,
     **game_options: Any,
 ) -> Game:
     """Set up a new game of a module; with a path, its log is written as it goes.
 
     ``options`` answers the module's setup choices (e.g. Greenland's Norse
     animal); ``position`` is a file describing a table to build, for modules
-    whose setup reads positions.
+    whose setup reads positions; ``session`` the session record's start kept in the header
+    (``testers``: seat -> a player's name, ``where``: a place).
     """
     if variant and variant not in module.variants:
         known = ", ".join(module.variants) or "none"
@@ -358,6 +360,14 @@ def new_game(
     header = header_for(module, chosen, variant, seed, notes)
     if chosen_options:
         header.extra["options"] = chosen_options
+    if session:  # the session record's start: testers (seat -> name) and place
+        seats = [seat.id for seat in chosen]
+        for seat in session.get("testers", {}):
+            if seat not in seats:
+                raise SetupError(
+                    f"there is no seat {seat!r} to name a tester for ({', '.join(seats)})"
+                )
+        header.extra["session"] = session
 
     def setup(table: Table) -> None:
         context = SetupContext(module, table, chosen, variant, chosen_options, position)

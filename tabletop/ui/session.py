@@ -26,6 +26,7 @@ from tabletop.core import (
     CommandError,
     Mode,
     Policy,
+    Record,
     Refused,
     TableError,
     TableState,
@@ -49,6 +50,7 @@ class TableSession(QObject):
     bots_changed = Signal()  # a seat was given to a bot or back to a person
     acting_changed = Signal()  # a player said who they are, or went back to automatic
     notes_changed = Signal()  # a playtest note was added, edited or removed
+    record_changed = Signal()  # the session record gained an entry (names, time, result, form)
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
@@ -273,6 +275,20 @@ class TableSession(QObject):
             return False
         self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
         self.notes_changed.emit()
+        return True
+
+    # ---- the session record (tabletop/core/record.py) ---------------------------------
+    def record(self, command: Record, actor: str = "table", *, quiet: bool = False) -> bool:
+        """Add to the session record as ``actor``; allowed while looking back too (it changes
+        nothing on the table). False (with a message) if it was not written."""
+        try:
+            change = self.table.record(command, actor)
+        except TableError as exc:
+            self.message.emit(f"Session record not written: {exc}")
+            return False
+        if not quiet:
+            self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
+        self.record_changed.emit()
         return True
 
     def _on_change(self, change: Change) -> None:

@@ -33,16 +33,19 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Annotate, Command, Compound, Mode, Policy, TableError, actions
+from tabletop.core import Annotate, Command, Compound, Mode, Policy, Record, TableError, actions
 from tabletop.core.notes import png_text
 from tabletop.export.snapshot import ExportError, png_bytes_of_view
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
+from tabletop.modules.results import game_result, record_result
 from tabletop.persist import Game
+from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
+from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
 from .session import TableSession
 from .view import Overview, TableView
@@ -276,11 +279,37 @@ class MainWindow(QMainWindow):
             "A playtest note at the entry the table shows: tagged, tied to the selected pieces,"
             " with a snapshot of the view if wished",
         )
+        a(
+            "record",
+            "Session &record…",
+            self.record_dialog,
+            None,
+            "Who played, the revision, the rules, where and when, the playing time, the result"
+            " and the forms; the testers' names and the place",
+        )
+        a(
+            "form",
+            "End-of-session &form…",
+            self.form_dialog,
+            None,
+            "A player's ratings (fun, length, clarity) and comments, kept in the game's log",
+        )
+        a(
+            "idle",
+            "&Idle after…",
+            self.idle_dialog,
+            None,
+            "How long without input before the window counts a pause (not playing time)",
+        )
         a("shortcuts", "&Keyboard shortcuts", self.show_shortcuts, "F1")
         a("about", "&About tabletop", self.show_about)
         self.log_panel: LogPanel | None = None
         self.notes_panel: NotesPanel | None = None
         self.note_dialog: NoteDialog | None = None
+        self.activity: ActivityClock | None = None
+        self.record_window: RecordDialog | None = None
+        self.form_window: FormDialog | None = None
+        self._end_seen = False  # the game's end was seen (its result recorded, the form offered)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -325,6 +354,10 @@ class MainWindow(QMainWindow):
             "branch",
             None,
             "note",
+            None,
+            "record",
+            "form",
+            "idle",
         ):
             game.addSeparator() if name is None else game.addAction(names[name])
         rules = bar.addMenu("&Rules")
@@ -454,6 +487,10 @@ class MainWindow(QMainWindow):
         self.session.refused.connect(self._offer_force)
         self.session.acting_changed.connect(self._fill_acting_box)
         self._fill_acting_box()
+        self._start_clock()
+        self._end_seen = False
+        self._check_end(offer=False)  # a game opened finished: its result, no form offered
+        self.session.changed.connect(lambda _c: self._check_end())
         self.scene.pieceActivated.connect(lambda pid: self.flip([pid]))
         self.scene.selectionChanged.connect(self._update_status)
         self.view.zoomChanged.connect(lambda _z: self._update_status())
@@ -664,7 +701,135 @@ class MainWindow(QMainWindow):
         if self.notes_panel is not None and self.notes_panel.select_at(seq):
             self.docks["notes"].raise_()
 
+    # ---- the session record ----------------------------------------------------------
+    @property
+    def idle_minutes(self) -> float:
+        try:
+            minutes = float(self.settings.value("session/idle_minutes", IDLE_MINUTES))
+        except (TypeError, ValueError):
+            return IDLE_MINUTES
+        return minutes if minutes > 0 else IDLE_MINUTES
+
+    def _start_clock(self) -> None:
+        """Measure active play on this game: input to the application keeps it going."""
+        session = self.session
+
+        self.activity = ActivityClock(
+            lambda data: session.record(Record("played", data), quiet=True),
+            self.idle_minutes * 60,
+        )
+        QApplication.instance().installEventFilter(self.activity)
+
+    def _stop_clock(self) -> None:
+        if self.activity is not None:
+            QApplication.instance().removeEventFilter(self.activity)
+            self.activity.flush()
+            self.activity = None
+
+    def idle_dialog(self) -> None:
+        minutes, ok = QInputDialog.getDouble(
+            self,
+            "Idle after",
+            "Minutes without input before the window counts a pause (not playing time):",
+            self.idle_minutes,
+            0.5,
+            120.0,
+            1,
+        )
+        if ok:
+            self.set_idle_minutes(minutes)
+
+    def set_idle_minutes(self, minutes: float) -> None:
+        """The idle limit, remembered, and used from now on."""
+        self.settings.setValue("session/idle_minutes", minutes)
+        if self.activity is not None:
+            self.activity.flush()
+            self.activity.idle_seconds = minutes * 60
+
+    def _check_end(self, offer: bool = True) -> None:
+        """When the game is over: log the stretch of play, the result (once), and offer the
+        players the end-of-session form."""
+        session = self.session
+        if self._end_seen or session is None or session.rules is None:
+            return
+        flow = session.rules.flow
+        if flow is None or not flow.is_terminal(session.table.state):
+            return
+        self._end_seen = True
+        if offer:  # seen in a change of the table: written after it, not inside it
+            QTimer.singleShot(0, lambda: self._game_ended(session, offer))
+        else:
+            self._game_ended(session, offer)
+
+    def _game_ended(self, session: TableSession, offer: bool) -> None:
+        if session is not self.session:
+            return
+        if self.activity is not None:
+            self.activity.flush()
+        if record_result(session.table, session.rules):
+            session.record_changed.emit()
+            self.statusBar().showMessage(
+                "The game is over: its result is in the session record", 10000
+            )
+        if offer:  # not modal to the application: the table stays in view
+            self.form_dialog()
+
+    def session_lines(self) -> list[str]:
+        """The session record as lines (tabletop/persist/record.py)."""
+        session = self.session
+        result, why = (None, "")
+        if session.table.session_parts().result is None:
+            result, why = game_result(session.rules, session.table.state)
+        record = session_record(
+            session.game, idle=self.idle_minutes * 60, result=result, no_result=why
+        )
+        return record_lines(record)
+
+    def _seat_choices(self) -> list[tuple[str, str]]:
+        return [(s.id, s.name or s.id) for s in self.session.game.header.seats]
+
+    def record_dialog(self) -> RecordDialog | None:
+        """The session record, with the testers' names and the place to fill in."""
+        if self.session is None:
+            return None
+        if self.activity is not None:
+            self.activity.flush()
+        testers, where = testers_and_place(self.session.game)
+        dialog = RecordDialog(self, self.session_lines(), self._seat_choices(), testers, where)
+        dialog.accepted.connect(lambda: self._save_record(dialog))
+        dialog.form_button.clicked.connect(lambda: (dialog.reject(), self.form_dialog()))
+        self.record_window = dialog
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def _save_record(self, dialog: RecordDialog) -> bool:
+        command = dialog.command()
+        return command is not None and self.session.record(command)
+
+    def form_dialog(self, seat: str | None = None) -> FormDialog | None:
+        """A player's end-of-session form (offered when the game ends; at any time from the
+        Game menu). The seat is the one acting, else the seat at the screen."""
+        if self.session is None:
+            return None
+        session = self.session
+        parts = session.table.session_parts()
+        dialog = FormDialog(
+            self,
+            self._seat_choices(),
+            parts.forms,
+            seat or session.acting_as or session.viewer,
+        )
+        dialog.accepted.connect(
+            lambda: self.session is session and session.record(dialog.command(), dialog.chosen_seat)
+        )
+        self.form_window = dialog
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
     def _close_game(self) -> None:
+        self._stop_clock()
         if self.session is not None:
             self.session.game.close()
             self.settings.remove("session/open")
@@ -1193,6 +1358,8 @@ class MainWindow(QMainWindow):
             return True
         viewer = self.session.viewer
         bots = dict(self.session.bot_seats)
+        if self.activity is not None:  # the play so far goes with the copy
+            self.activity.flush()
         try:
             tmp = f"{path}.part"
             shutil.copyfile(game.path, tmp)

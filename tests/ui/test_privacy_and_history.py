@@ -204,7 +204,12 @@ def test_branch_from_an_earlier_entry(table, proto_module, tmp_path):
     header = json.loads(branch.read_text().splitlines()[0])
     assert "branched_from" in json.dumps(header)
     with open(original, "rb") as f:
-        assert f.read() == original_bytes  # the game branched from is untouched
+        now = f.read()
+    # the game branched from is untouched but for the stretch of play the window measured on
+    # it, logged when it was closed (the session record's playing time)
+    assert now.startswith(original_bytes)
+    added = [json.loads(line) for line in now[len(original_bytes) :].splitlines()]
+    assert all(r["kind"] == "record" and r["cmd"]["action"] == "played" for r in added)
     # play goes on in the branch
     table.show()
     table.drag(table.piece_point("cube-red-3"), table.spot_point("map", "3,3"))
