@@ -1,0 +1,292 @@
+"""``tabletop sessions DIR...``: one row per game file, the playtest spreadsheet testers keep.
+
+Each game file found (recursively, ``*.jsonl``) in the given folders, or named itself, gives
+a row read from its log: the revision, variant and seed, the testers and the place, when
+and how long it was played, its result (recorded, else read from the game's scoring), the
+players' forms, the notes by tag, the rules assistant's findings and forced moves, and
+whether the rules stayed strict throughout (tabletop/persist/record.py gathers the record).
+
+A log is read once and the table resumes from its last good checkpoint rather than being
+replayed from the start. A file that is not a game, or is broken, is named on one line on
+stderr and the others are still listed; the exit code is then 1. The table, CSV (UTF-8
+with a header, a stable column order, each seat's score as ``score:<seat>``) or JSON (a
+list of objects) goes to stdout, or to ``-o OUT``, written whole in one rename.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from tabletop.cli_games import CliError, game_module
+from tabletop.core import NOTE_TAGS, RATINGS, TableError
+from tabletop.modules import ModuleError
+from tabletop.modules.gamecode import game_of
+from tabletop.modules.results import game_result
+from tabletop.persist import Game
+from tabletop.persist.record import session_record
+
+SHA_SHORT = 12
+FIXED_COLUMNS = (
+    "file", "module", "version", "deck", "deck_sha256", "variant", "seed", "testers", "where",
+    "started", "ended", "minutes", "entries", "turns", "finished", "winners",
+)  # fmt: skip
+LATER_COLUMNS = (
+    *(f"form_{k}" for k in RATINGS), "forms", "notes", *(f"notes:{t}" for t in NOTE_TAGS),
+    "findings", "overrides", "policy",
+)  # fmt: skip
+
+
+def game_files(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The game files named or found (recursively) under ``paths``, and the problems (a path
+    that is neither)."""
+    found: list[str] = []
+    problems: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found.extend(str(p) for p in sorted(Path(path).rglob("*.jsonl")) if p.is_file())
+        elif os.path.isfile(path):
+            found.append(path)
+        else:
+            problems.append(f"{path}: no such file or folder")
+    return list(dict.fromkeys(found)), problems
+
+
+class _Rules:
+    """Each module's game interface, loaded once per module and deck revision."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, Any] = {}
+
+    def of(self, game: Game) -> Any:
+        key = json.dumps([game.header.module, game.header.decks], sort_keys=True, default=str)
+        if key not in self.loaded:
+            try:
+                self.loaded[key] = game_of(game_module(game))
+            except ModuleError:
+                self.loaded[key] = None
+        return self.loaded[key]
+
+
+def session_row(game: Game, rules: Any) -> dict[str, Any]:
+    """One game's row as plain data (JSON's object; the CSV flattens it)."""
+    table = game.table
+    result = None
+    turns = None
+    if rules is not None and table.entries:  # a log of its header alone: nothing set up yet
+        if table.session_parts().result is None:
+            result, _why = game_result(rules, table.state)
+        if rules.flow is not None:
+            turns = rules.flow.status(table.state).turn
+    record = session_record(game, result=result)
+    undone = table.undone()
+    standing = [e for e in table.entries if e.seq not in undone]
+    notes = table.notes()
+    by_tag = {tag: sum(1 for n in notes if n.tag == tag) for tag in NOTE_TAGS}
+    forms = record["forms"]
+    means = {}
+    for key in RATINGS:
+        values = [f[key] for f in forms.values() if f.get(key) is not None]
+        means[key] = round(mean(values), 2) if values else None
+    outcome = record["result"] or {}
+    return {
+        "file": record["file"],
+        "module": record["module"]["id"],
+        "version": record["module"]["version"],
+        "deck": "+".join(d["name"] for d in record["revision"]),
+        "deck_sha256": "+".join(d["sha256"][:SHA_SHORT] for d in record["revision"]),
+        "variant": record["variant"],
+        "seed": record["seed"],
+        "testers": record["testers"],
+        "where": record["where"],
+        "started": record["start"],
+        "ended": record["end"],
+        "minutes": round(record["playing_time"]["seconds"] / 60, 1),
+        "entries": record["entries"],
+        "turns": turns,
+        "finished": record["finished"],
+        "winners": list(outcome.get("winners", [])),
+        "scores": dict(outcome.get("scores", {})),
+        "forms": len(forms),
+        "form_means": means,
+        "notes": len(notes),
+        "notes_by_tag": by_tag,
+        "findings": sum(len(e.findings) for e in standing),
+        "overrides": sum(1 for e in standing if e.override),
+        "policy": record["rules"]["strictness"],
+    }
+
+
+def read_rows(files: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of the files that are games, and one line for each that is not."""
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    rules = _Rules()
+    for path in files:
+        try:
+            game = Game.open(path, writable=False, verify=False)
+        except (TableError, OSError, UnicodeDecodeError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            problems.append(f"{path}: not a game that can be read: {why}")
+            continue
+        for warning in game.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        try:
+            rows.append(session_row(game, rules.of(game)))
+        except (TableError, ValueError, KeyError) as exc:
+            problems.append(f"{path}: its session record cannot be read: {exc}")
+    return rows, problems
+
+
+def _seats_text(row: dict[str, Any]) -> str:
+    return "; ".join(
+        f"{s['seat']}={s['tester']}" if s["tester"] else s["seat"] for s in row["testers"]
+    )
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def score_seats(rows: list[dict[str, Any]]) -> list[str]:
+    """Every seat that has a score in some row, sorted (the CSV's ``score:<seat>`` columns)."""
+    return sorted({seat for row in rows for seat in row["scores"]})
+
+
+def flat_row(row: dict[str, Any], seats: list[str]) -> dict[str, str]:
+    """A row as the CSV's cells."""
+    cells = {
+        key: _number(row[key])
+        for key in FIXED_COLUMNS
+        if key not in ("testers", "finished", "winners")
+    }
+    cells["testers"] = _seats_text(row)
+    cells["finished"] = "yes" if row["finished"] else "no"
+    cells["winners"] = "; ".join(row["winners"])
+    for seat in seats:
+        cells[f"score:{seat}"] = _number(row["scores"].get(seat))
+    for key in RATINGS:
+        cells[f"form_{key}"] = _number(row["form_means"][key])
+    cells["forms"] = str(row["forms"])
+    cells["notes"] = str(row["notes"])
+    for tag, count in row["notes_by_tag"].items():
+        cells[f"notes:{tag}"] = str(count)
+    cells["findings"] = str(row["findings"])
+    cells["overrides"] = str(row["overrides"])
+    cells["policy"] = row["policy"]
+    return cells
+
+
+def csv_text(rows: list[dict[str, Any]]) -> str:
+    seats = score_seats(rows)
+    columns = [*FIXED_COLUMNS, *(f"score:{s}" for s in seats), *LATER_COLUMNS]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(flat_row(row, seats))
+    return out.getvalue()
+
+
+def _strict(policy: str) -> str:
+    if policy.startswith("strict throughout: yes"):
+        return "yes"
+    return "no" if policy.startswith("strict throughout: no") else "-"
+
+
+def table_text(rows: list[dict[str, Any]]) -> str:
+    """A readable aligned table: the columns people scan first."""
+    head = ["file", "game", "variant", "seed", "testers", "min", "turns", "end", "winner",
+            "scores", "forms", "fun/len/clar", "notes", "findings", "forced", "strict"]  # fmt: skip
+    lines = [head]
+    for row in rows:
+        m = row["form_means"]
+        lines.append([
+            row["file"], f"{row['module']} {row['version']}", row["variant"],
+            _number(row["seed"]), _seats_text(row) or "-", _number(row["minutes"]),
+            _number(row["turns"]) or "-", "yes" if row["finished"] else "no",
+            ", ".join(row["winners"]) or "-",
+            ", ".join(f"{s} {_number(v)}" for s, v in row["scores"].items()) or "-",
+            str(row["forms"]),
+            "/".join(_number(m[k]) or "-" for k in RATINGS) if row["forms"] else "-",
+            str(row["notes"]), str(row["findings"]), str(row["overrides"]),
+            _strict(row["policy"]),
+        ])  # fmt: skip
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    text = [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    ]
+    return "\n".join(text) + "\n"
+
+
+def write_whole(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a file beside it, then one rename)."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"{path}: the folder {folder!r} does not exist")
+    handle, temp = tempfile.mkstemp(prefix=".sessions-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    """One row per game file: the playtest spreadsheet, as a table, CSV or JSON."""
+    files, problems = game_files(args.paths)
+    rows, broken = read_rows(files)
+    problems.extend(broken)
+    form = "json" if args.json else "csv" if args.csv else None
+    if form is None and args.output:
+        form = {".csv": "csv", ".json": "json"}.get(Path(args.output).suffix.lower())
+    if form == "json":
+        text = json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+    elif form == "csv":
+        text = csv_text(rows)
+    else:
+        text = table_text(rows) if rows else "no games found\n"
+    for problem in problems:
+        print(f"tabletop sessions: {problem}", file=sys.stderr)
+    if args.output:
+        write_whole(args.output, text)
+        print(f"{args.output}: {len(rows)} games", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 1 if problems else 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """The options of ``sessions``."""
+    p = sub.add_parser(
+        "sessions",
+        help="one row per game file found in folders: the playtest spreadsheet (table, CSV, JSON)",
+        description="One row per game file (*.jsonl, found recursively in each folder, or named):"
+        " module and version, deck revision, variant, seed, testers, where, when, playing time,"
+        " entries, turns, finished, winners, each seat's score, the forms' mean ratings, notes"
+        " by tag, the rules assistant's findings and forced moves, and whether the rules"
+        " stayed strict. A file that is not a game is named on stderr; the others are still"
+        " listed and the exit code is 1.",
+    )
+    p.add_argument("paths", nargs="+", metavar="DIR", help="folders (searched) or game files")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="a JSON list of objects")
+    form.add_argument("--csv", action="store_true", help="CSV (UTF-8, with a header)")
+    p.add_argument(
+        "-o", "--output", help="write here, whole (.csv or .json choose the form if not given)"
+    )
