@@ -10,6 +10,8 @@ What a game gives:
 - ``setup(context)``: the table at the start (tabletop/modules/setup.py);
 - ``summary(state)``: the table read in the game's terms (``tabletop inspect``);
 - ``deck_check(deck)``: problems in the game's deck rows, [(line, column, message)];
+- ``placeholder_fields(row)``: the columns of a deck row whose values are placeholders
+  (filled in, with no source), for ``tabletop deck diff``;
 - ``card_view(row)``: how a card's face reads (tabletop/ui/card_layouts.py);
 - ``token_view(piece)``: how a token's face reads (tabletop/ui/token_art.py);
 - ``rulebook``: the invariants and transition rules (rules_assist/rules.py), which
@@ -195,6 +197,9 @@ class Game:
     # ---- setup and reading -----------------------------------------------------------
     setup: Callable[..., Any] | None = None
     deck_check: Callable[..., Any] | None = None
+
+    def placeholder_fields(self, row: Mapping[str, Any]) -> set[str]:
+        return set()
 
     def summary(self, state: TableState) -> Any:
         return None

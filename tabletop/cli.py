@@ -48,6 +48,7 @@ from tabletop.inspection import (
 from tabletop.log_view import LogReader
 from tabletop.modules import (
     ModuleError,
+    deck_diff,
     default_module,
     find_module,
     module_ids,
@@ -306,6 +307,13 @@ def cmd_deck(args: argparse.Namespace) -> int:
         for name in revisions(module):
             deck = with_revision(module, name).decks[next(iter(module.decks))]
             print(f"{name:<20} {len(deck.cards)} rows  sha256 {deck.sha256[:16]}…")
+        return 0
+    if args.deck_command == "diff":
+        result = deck_diff.diff(args.a, args.b, args.module)
+        if args.json:
+            print(json.dumps(deck_diff.diff_json(result), indent=2))
+        else:
+            print("\n".join(deck_diff.diff_text(result)))
         return 0
     module = find_module(args.module or default_module())
     target = import_revision(module, args.file, args.name)

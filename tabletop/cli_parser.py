@@ -186,7 +186,9 @@ def parser() -> argparse.ArgumentParser:
         "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
     )
 
-    p = sub.add_parser("deck", help="revisions of a module's deck: list them, import one")
+    p = sub.add_parser(
+        "deck", help="revisions of a module's deck: list them, import one, compare two"
+    )
     deck_sub = p.add_subparsers(dest="deck_command", metavar="ACTION", parser_class=_Parser)
     deck_sub.required = True
     q = deck_sub.add_parser("list", help="the revisions of a module's deck")
@@ -197,6 +199,16 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--module", help="the module, an id or folder (default: the one 'tabletop play' opens)"
     )
+
+    q = deck_sub.add_parser(
+        "diff", help="what changed between two revisions: per card, each value that differs"
+    )
+    q.add_argument("a", help="a revision (as 'deck list' names it, or MODULE:REVISION) or a CSV")
+    q.add_argument("b", help="the revision or CSV to compare it with")
+    q.add_argument(
+        "--module", help="the module, an id or folder (default: the one 'tabletop play' opens)"
+    )
+    q.add_argument("--json", action="store_true", help="the differences as JSON")
 
     # A procedure's options depend on the game in FILE: rules_assist/cli.py builds them once
     # it has read FILE's header (so only this line is parsed here).

@@ -256,9 +256,14 @@ def sourced_fields(row: dict[str, Any]) -> set[str]:
     return fields
 
 
+def placeholder_fields(row: dict[str, Any]) -> set[str]:
+    """The printed values of a row that are invented placeholders (filled, with no source)."""
+    sourced = sourced_fields(row)
+    return {
+        key for key in PRINTED_FIELDS if row.get(key) not in (None, "", []) and key not in sourced
+    }
+
+
 def placeholder_count(row: dict[str, Any]) -> int:
     """How many printed values of a row are invented placeholders (filled, with no source)."""
-    sourced = sourced_fields(row)
-    return sum(
-        1 for key in PRINTED_FIELDS if row.get(key) not in (None, "", []) and key not in sourced
-    )
+    return len(placeholder_fields(row))

@@ -33,6 +33,11 @@ class GreenlandGame(Game):
 
         return check_rows
 
+    def placeholder_fields(self, row: Any) -> set[str]:
+        from .deck import placeholder_fields
+
+        return placeholder_fields(row)
+
     def summary(self, state: TableState) -> Any:
         from .reading import summary
 

@@ -67,6 +67,16 @@ def _load(module: Module, deck_id: str, path: Path, shown: str) -> Module:
     return changed
 
 
+def with_file(module: Module, source: str | Path, deck_id: str | None = None) -> Module:
+    """The module with a CSV file as its deck, checked like a revision being imported (nothing
+    is written)."""
+    deck_id = deck_id or main_deck(module)
+    source = Path(source)
+    if not source.is_file():
+        raise ModuleError([Problem(str(source), None, "", "no such file")])
+    return _load(module, deck_id, source, str(source))
+
+
 def import_revision(
     module: Module, source: str | Path, name: str, deck_id: str | None = None
 ) -> Path:
@@ -96,7 +106,7 @@ def import_revision(
     return target
 
 
-__all__ = ["import_revision", "main_deck", "revisions", "with_revision"]
+__all__ = ["import_revision", "main_deck", "revisions", "with_file", "with_revision"]
 
 
 def module_for_game(module: Module, decks: list[dict[str, str]]) -> tuple[Module, list[str]]:
