@@ -105,7 +105,8 @@ def pair_name(a: str, b: str) -> str:
 
 def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Capture:
     """LO-R7..R10 for a Viking just put on ``space``; ``before`` is the seat's groups as they
-    were before it (for the gamepark variant's pair per group, D3)."""
+    were before it (for the gamepark variant's pair per group, D3). With ``tiles_owed`` (the
+    gamepark variant) watchtower and castle tiles are debts per building (``_owed_captures``)."""
     taken: list[tuple[str, str]] = []
     left = {s: list(tiles) for s, tiles in lo.stacks().items()}
 
