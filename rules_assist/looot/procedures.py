@@ -133,6 +133,8 @@ def _after_viking(ctx: Any, game: Any, seat: str, space: str, before: list[set[s
         ctx.set_property(pid, "from", origin)
     if list(capture.pairs) != lo.pairs(seat):
         ctx.do(actions.set_place_property(ctx.state, fjord(seat), "pairs", list(capture.pairs)))
+    if capture.towers and dict(capture.towers) != lo.towers(seat):
+        ctx.do(actions.set_place_property(ctx.state, fjord(seat), "towers", dict(capture.towers)))
     if dict(capture.castles) != lo.castles(seat):
         ctx.do(actions.set_place_property(ctx.state, fjord(seat), "castles", dict(capture.castles)))
     ctx.set_counter("armed", "")

@@ -13,8 +13,9 @@ Where things lie:
 Counters: ``seat`` (to move), ``phase`` (vikings, tiles, end, over), ``turn``, ``left`` (the
 Viking placements still open this turn), ``armed`` (shields chosen for the next placement,
 comma-separated), ``longship`` (the ocean space a longship was taken from this turn, or
-empty). Per seat, place properties of the fjord: ``pairs`` (watchtower pairs claimed, LO-R8)
-and ``castles`` (castle tiles taken per castle hex, LO-R9).
+empty). Per seat, place properties of the fjord: ``pairs`` (watchtower pairs claimed, LO-R8),
+``towers`` (watchtower tiles taken per watchtower hex, with ``tiles_owed``, LO-R8) and
+``castles`` (castle tiles taken per castle hex, LO-R9).
 """
 
 from __future__ import annotations
@@ -322,6 +323,10 @@ class Looot:
     def pairs(self, seat: str) -> list[str]:
         """The watchtower pairs the seat has claimed (LO-R8), as 'A|B'."""
         return list(self.state.place(fjord(seat)).props.get("pairs") or [])
+
+    def towers(self, seat: str) -> dict[str, int]:
+        """Watchtower tiles the seat has taken, per watchtower space (LO-R8, ``tiles_owed``)."""
+        return dict(self.state.place(fjord(seat)).props.get("towers") or {})
 
     def castles(self, seat: str) -> dict[str, int]:
         """Castle tiles the seat has taken, per castle space (LO-R9)."""

@@ -659,11 +659,19 @@ class StackBook:
     is already waiting to be laid captures that same tile again: the transcript's ``gain``
     lists a tile the stack no longer has. The copy disappears when the tile is laid, and is
     listed again among the tiles a full fjord discards. ``correct`` takes such copies out of
-    a move's gain and discarded tiles."""
+    a move's gain and discarded tiles.
+
+    A further consequence (``settled``): Game Park counts the watchtower and castle tiles a
+    player is owed per building (``tiles_owed``) and counts an overdrawn copy as paid. A debt
+    the stack could not pay is so settled with a tile that never existed, while ours stays
+    owed and is paid once the stack has tiles again. ``settle`` takes such a payment out of
+    our gain when the full fjord sends the tile straight back (the table is then the same)."""
 
     def __init__(self, stacks: Mapping[Axial, tuple[str, int]]) -> None:
         self.left = {cell: tiles for cell, (_, tiles) in stacks.items()}
         self.copies: Counter[tuple[str, Axial]] = Counter()  # overdrawn this turn
+        # watchtower and castle debts Game Park settled with a copy, per player
+        self.phantom: Counter[tuple[int, str, Axial]] = Counter()
 
     def correct(self, move: Move) -> tuple[Move, Tiles]:
         """``move`` with what the stacks really gave and took back (buildings discarded from a
@@ -678,6 +686,8 @@ class StackBook:
                 else:
                     over.append((tile, cell))
                     self.copies[(tile, cell)] += 1
+                    if tile in ("watchtower", "castle"):
+                        self.phantom[(move.player, tile, cell)] += 1
             gain = Tiles(move.gain.resources, tuple(real))
             overdrawn = Tiles((), tuple(over))
         back = []
@@ -691,6 +701,31 @@ class StackBook:
         if move.kind == "pass":
             self.copies.clear()
         return dataclasses.replace(move, gain=gain, discarded=discarded), overdrawn
+
+    def settle(self, move: Move, ours: Step) -> tuple[Step, int]:
+        """``ours`` without the tiles that paid a debt Game Park had settled with an overdrawn
+        copy, where our full fjord sent them back, and how many were taken out."""
+        if move.gain is None or ours.gain is None:
+            return ours, 0
+        extra = Counter(ours.gain.buildings) - Counter(move.gain.buildings)
+        back = Counter(ours.discarded.buildings) - Counter(move.discarded.buildings)
+        gain, discarded = list(ours.gain.buildings), list(ours.discarded.buildings)
+        settled = 0
+        for tile, cell in sorted(extra):
+            for _ in range(min(extra[(tile, cell)], back[(tile, cell)])):
+                if self.phantom[(move.player, tile, cell)] <= 0:
+                    break
+                self.phantom[(move.player, tile, cell)] -= 1
+                gain.remove((tile, cell))
+                discarded.remove((tile, cell))
+                settled += 1
+        if not settled:
+            return ours, 0
+        return dataclasses.replace(
+            ours,
+            gain=Tiles(ours.gain.resources, tuple(gain)),
+            discarded=Tiles(ours.discarded.resources, tuple(discarded)),
+        ), settled
 
 
 # ---- comparing our game with a transcript --------------------------------------------------------
@@ -946,6 +981,7 @@ class Replay:
     disagreements: list[Disagreement] = field(default_factory=list)
     moves_played: int = 0
     overdrawn: int = 0  # Game Park's stack-overdraw gains left out of the comparison
+    settled: int = 0  # our tiles paying debts Game Park settled with an overdrawn copy
 
     @property
     def agrees(self) -> bool:
@@ -1001,6 +1037,8 @@ def replay(
             return outcome
         outcome.moves_played += 1
         step = _step(move, legal, table, Looot(table.state, rules), seat, before)
+        step, settled = book.settle(move, step)
+        outcome.settled += settled
         problems = compare_move(move, step)
         if (
             move.options is None

@@ -94,3 +94,34 @@ def test_d2_the_standard_game_refuses_game_parks_own_hex_placement():
     assert refused.startswith("seed 1189 (2 players), move 19 'viking 8,-8': refused by our")
     assert refused.endswith("'8,-8' is not one of 5,-5, 9,-8")
     assert outcome.moves_played == 18
+
+
+def test_d3_d7_watchtower_tiles_owed_are_paid_in_the_gamepark_game_only():
+    """Game Park counts watchtower tiles owed per tower, and what a short stack cannot pay stays
+    owed (``tiles_owed``). Seed 1319 (a longship taken nearly every turn): red's Viking at
+    -4,-1 (move 115) joins the tower at -5,-1 to three others, its stack pays two tiles, and
+    red's full fjord sends both back (D7); at move 121 the third is paid, and sent back again.
+    The gamepark variant agrees at every move; by the German text (DE:27) a pair pays once and
+    nothing is owed, so the standard game gives nothing at move 121 and differs only there."""
+    game = next(t for t in FIXTURES if t.seed == 1319)
+    assert oracle.replay(game).agrees
+    outcome = oracle.replay(game, variant="standard")
+    assert [str(d) for d in outcome.disagreements] == [
+        "seed 1319 (2 players), move 121 'viking -2,-2': "
+        "gain: Game Park [axe, watchtower from -5,-1], ours [axe]",
+        "seed 1319 (2 players), move 121 'viking -2,-2': "
+        "discarded: Game Park [axe, watchtower from -5,-1], ours [axe]",
+    ]
+    assert outcome.moves_played == len(game.moves)
+
+
+def test_game_parks_overdrawn_copy_settles_a_watchtower_debt():
+    """Seed 1259 (kept): red's second Viking of a PlayAgain turn (move 104) is given copies of
+    watchtower tiles already waiting to be laid (Game Park's stack overdraw), and Game Park
+    counts them as paid. We owe those tiles still and pay them at move 119, when the stacks
+    have them again, and red's full fjord sends them straight back: the comparison recognises
+    these payments and the table is the same."""
+    game = next(t for t in FIXTURES if t.seed == 1259)
+    outcome = oracle.replay(game)
+    assert outcome.agrees
+    assert outcome.settled == 2

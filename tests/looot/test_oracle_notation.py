@@ -31,8 +31,8 @@ Axial = tuple[int, int]
 
 def test_fixtures_hold_a_few_games_of_each_player_count():
     assert [p.name for p in FILES] == [f"oracle-{n}p.jsonl" for n in (2, 3, 4)]
-    assert Counter(t.players for t in GAMES) == {2: 6, 3: 3, 4: 3}
-    assert sorted(t.seed for t in GAMES if t.longships == "any") == [1259, 5121, 5302]
+    assert Counter(t.players for t in GAMES) == {2: 7, 3: 3, 4: 3}
+    assert sorted(t.seed for t in GAMES if t.longships == "any") == [1259, 1319, 5121, 5302]
     listed = [t for t in GAMES if t.moves[0].options is not None]
     assert sorted(t.players for t in listed) == [2, 3, 4]
 

@@ -90,11 +90,13 @@ def shield_offers(lo: Looot, seat: str) -> list[str]:
 @dataclass(frozen=True)
 class Capture:
     """What one placement earns in buildings: tiles by the space they come from, the pairs of
-    watchtowers newly claimed and the castle tiles taken per castle after it."""
+    watchtowers newly claimed and the castle tiles taken per castle after it (and, with
+    ``tiles_owed``, the watchtower tiles taken per tower after it)."""
 
     tiles: tuple[tuple[str, str], ...]  # (building tile piece, its space), in order of taking
     pairs: tuple[str, ...]  # the seat's claimed pairs after it ('A|B')
     castles: tuple[tuple[str, int], ...]  # the seat's castle tiles per castle after it
+    towers: tuple[tuple[str, int], ...] = ()  # with ``tiles_owed``: watchtower tiles per tower
 
 
 def pair_name(a: str, b: str) -> str:
@@ -103,7 +105,8 @@ def pair_name(a: str, b: str) -> str:
 
 def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Capture:
     """LO-R7..R10 for a Viking just put on ``space``; ``before`` is the seat's groups as they
-    were before it (for the gamepark variant's pair per group, D3)."""
+    were before it (for the gamepark variant's pair per group, D3). With ``tiles_owed`` (the
+    gamepark variant) watchtower and castle tiles are debts per building (``_owed_captures``)."""
     taken: list[tuple[str, str]] = []
     left = {s: list(tiles) for s, tiles in lo.stacks().items()}
 
@@ -116,6 +119,8 @@ def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Captur
         if lo.terrain.get(n) == "house":
             take(n)
     group = lo.group_of(seat, space)
+    if lo.number("tiles_owed"):
+        return _owed_captures(lo, seat, group, taken, left)
     # LO-R8 (DE:27): each pair of watchtowers joined by a route of the seat's own Vikings.
     pairs = lo.pairs(seat)
     towers = sorted(lo.touching(group, "watchtower"))
@@ -150,6 +155,61 @@ def captures(lo: Looot, seat: str, space: str, before: list[set[str]]) -> Captur
                 take(castle)
                 castles[castle] = castles.get(castle, 0) + 1
     return Capture(tuple(taken), tuple(pairs), tuple(sorted(castles.items())))
+
+
+def _owed_captures(
+    lo: Looot,
+    seat: str,
+    group: set[str],
+    taken: list[tuple[str, str]],
+    left: dict[str, list[str]],
+) -> Capture:
+    """LO-R8 and LO-R9 as debts (the gamepark variant's ``tiles_owed``, D3 and D7).
+
+    Each watchtower is owed one tile for every own group touching it and every other tower
+    that group touches (a pair pays once per group joining it, D3); each castle is owed a tile
+    for every four Vikings of the largest own group next to it (LO-R9). What the seat took
+    from a building is kept per building (``towers``, ``castles``) and counts as taken even
+    when a full fjord sent the tile back (D7). A stack short of tiles pays what it has; the
+    rest stays owed and is paid at a later placement of the seat, anywhere, once the stack
+    has tiles again, which only a full fjord's surplus brings about (``surplus_stays``). The
+    German text (DE:27, a pair pays once) knows no such debt: the standard variant has none.
+    """
+    groups = lo.groups(seat)
+    pairs = lo.pairs(seat)
+    mine = sorted(lo.touching(group, "watchtower"))
+    for i, a in enumerate(mine):
+        for b in mine[i + 1 :]:
+            if pair_name(a, b) not in pairs:
+                pairs.append(pair_name(a, b))
+    owed: Counter[str] = Counter()
+    for g in groups:
+        touched = lo.touching(g, "watchtower")
+        for tower in touched:
+            owed[tower] += len(touched) - 1
+    towers = lo.towers(seat)
+    for tower in sorted(owed):
+        for _ in range(min(owed[tower] - towers.get(tower, 0), len(left.get(tower, [])))):
+            taken.append((left[tower].pop(), tower))
+            towers[tower] = towers.get(tower, 0) + 1
+    castles = lo.castles(seat)
+    size = int(lo.number("castle_group"))
+    largest: Counter[str] = Counter()
+    for g in groups:
+        for castle in lo.touching(g, "castle"):
+            largest[castle] = max(largest[castle], len(g))
+    for castle in sorted(largest):
+        for _ in range(
+            min(largest[castle] // size - castles.get(castle, 0), len(left.get(castle, [])))
+        ):
+            taken.append((left[castle].pop(), castle))
+            castles[castle] = castles.get(castle, 0) + 1
+    return Capture(
+        tuple(taken),
+        tuple(pairs),
+        tuple(sorted(castles.items())),
+        tuple(sorted(towers.items())),
+    )
 
 
 # ---- the fjord (DE:20, DE:32, DE:36) --------------------------------------------------------
