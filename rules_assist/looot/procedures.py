@@ -32,6 +32,7 @@ from .reading import (
     Looot,
     fjord,
     gained,
+    seat_name,
     shields,
 )
 from .rules.legal import (
@@ -66,10 +67,21 @@ def tile_code(lo: Looot, pid: str) -> str:
 
 
 def _name(ctx: Any, seat: str) -> str:
-    """A seat as players call it ('Blue'); ``ctx`` is a procedure's context or the table."""
-    state = ctx.state if hasattr(ctx, "state") else ctx
-    found = next((x for x in state.seats if x.id == seat), None)
-    return str(found.name or seat) if found is not None else seat
+    """A seat as players call it; ``ctx`` is a procedure's context or the table."""
+    return seat_name(ctx.state if hasattr(ctx, "state") else ctx, seat)
+
+
+def _ask_space(ctx: ProcedureContext, lo: Looot, seat: str, section: str) -> str:
+    """The empty fjord space a tile or a longship goes on (LO-R6, LO-R13)."""
+    return ctx.answer(
+        Question.one_of(
+            "space",
+            f"{_name(ctx, seat)}: on which fjord space?",
+            lo.free_spaces(seat),
+            owner=seat,
+            section=section,
+        )
+    )
 
 
 # ---- shields and Vikings (DE:20-28, DE:40-44) ----------------------------------------------
@@ -306,15 +318,7 @@ def place(ctx: ProcedureContext, game: Any) -> str:
             "tile", f"{_name(ctx, seat)}: which tile to lay?", codes, owner=seat, section="LO-R6"
         )
     )
-    space = ctx.answer(
-        Question.one_of(
-            "space",
-            f"{_name(ctx, seat)}: on which fjord space?",
-            lo.free_spaces(seat),
-            owner=seat,
-            section="LO-R6",
-        )
-    )
+    space = _ask_space(ctx, lo, seat, "LO-R6")
     pid = next(p for p in pending if tile_code(lo, p) == code)
     ctx.move(pid, fjord(seat), spot=space)
     done = _complete(ctx, game, seat, space)
@@ -353,15 +357,7 @@ def longship(ctx: ProcedureContext, game: Any) -> str:
             "longship", f"{_name(ctx, seat)}: which longship?", names, owner=seat, section="LO-R13"
         )
     )
-    space = ctx.answer(
-        Question.one_of(
-            "space",
-            f"{_name(ctx, seat)}: on which fjord space?",
-            lo.free_spaces(seat),
-            owner=seat,
-            section="LO-R13",
-        )
-    )
+    space = _ask_space(ctx, lo, seat, "LO-R13")
     pid = f"longship-{name}"
     ctx.set_counter("longship", ctx.state.pieces[pid].spot)
     ctx.move(pid, fjord(seat), spot=space)

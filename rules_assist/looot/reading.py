@@ -51,6 +51,12 @@ def gained(seat: str) -> str:
     return f"gained_{seat}"
 
 
+def seat_name(state: TableState, seat: str) -> str:
+    """A seat as players call it ('Blue'): the name given at the new game, else the seat's id."""
+    found = next((s for s in state.seats if s.id == seat), None)
+    return str(found.name or seat) if found is not None else seat
+
+
 @dataclass
 class Looot:
     """The table in Looot's words: the turn, the landscape, each seat's fjord and supplies."""
@@ -87,8 +93,7 @@ class Looot:
 
     def name(self, seat: str) -> str:
         """A seat as players call it: the name given at the new game, else the seat's own name."""
-        found = next((s for s in self.state.seats if s.id == seat), None)
-        return str(found.name or seat) if found is not None else seat
+        return seat_name(self.state, seat)
 
     @property
     def to_move(self) -> str:
