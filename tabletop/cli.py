@@ -36,6 +36,7 @@ from tabletop.cli_games import (
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
+from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
 from tabletop.core import Mode, Policy, TableError
 from tabletop.inspection import (
@@ -385,6 +386,7 @@ COMMANDS = {
     "session": cmd_session,
     "form": cmd_form,
     "sessions": cmd_sessions,
+    "report": cmd_report,
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,

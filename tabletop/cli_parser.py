@@ -9,6 +9,7 @@ from rules_assist.cli import Parser as _Parser
 from tabletop import __version__
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
+from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 
 
@@ -136,6 +137,7 @@ def parser() -> argparse.ArgumentParser:
     add_note_parsers(sub)
     add_record_parsers(sub)
     add_sessions_parsers(sub)
+    add_report_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

@@ -23,18 +23,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from statistics import mean
 from typing import Any
 
-from tabletop.cli_games import CliError, game_module
-from tabletop.core import NOTE_TAGS, RATINGS, TableError
-from tabletop.modules import ModuleError
-from tabletop.modules.gamecode import game_of
-from tabletop.modules.results import game_result
-from tabletop.persist import Game
-from tabletop.persist.record import session_record
+from tabletop.cli_games import CliError
+from tabletop.core import NOTE_TAGS, RATINGS
+from tabletop.report.sessions import SHA_SHORT, game_files, read_rows, session_row
 
-SHA_SHORT = 12
+__all__ = ["SHA_SHORT", "cmd_sessions", "csv_text", "game_files", "read_rows", "session_row"]
+
 FIXED_COLUMNS = (
     "file", "module", "version", "deck", "deck_sha256", "variant", "seed", "testers", "where",
     "started", "ended", "minutes", "entries", "turns", "finished", "winners",
@@ -43,107 +39,6 @@ LATER_COLUMNS = (
     *(f"form_{k}" for k in RATINGS), "forms", "notes", *(f"notes:{t}" for t in NOTE_TAGS),
     "findings", "overrides", "policy",
 )  # fmt: skip
-
-
-def game_files(paths: list[str]) -> tuple[list[str], list[str]]:
-    """The game files named or found (recursively) under ``paths``, and the problems (a path
-    that is neither)."""
-    found: list[str] = []
-    problems: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            found.extend(str(p) for p in sorted(Path(path).rglob("*.jsonl")) if p.is_file())
-        elif os.path.isfile(path):
-            found.append(path)
-        else:
-            problems.append(f"{path}: no such file or folder")
-    return list(dict.fromkeys(found)), problems
-
-
-class _Rules:
-    """Each module's game interface, loaded once per module and deck revision."""
-
-    def __init__(self) -> None:
-        self.loaded: dict[str, Any] = {}
-
-    def of(self, game: Game) -> Any:
-        key = json.dumps([game.header.module, game.header.decks], sort_keys=True, default=str)
-        if key not in self.loaded:
-            try:
-                self.loaded[key] = game_of(game_module(game))
-            except ModuleError:
-                self.loaded[key] = None
-        return self.loaded[key]
-
-
-def session_row(game: Game, rules: Any) -> dict[str, Any]:
-    """One game's row as plain data (JSON's object; the CSV flattens it)."""
-    table = game.table
-    result = None
-    turns = None
-    if rules is not None and table.entries:  # a log of its header alone: nothing set up yet
-        if table.session_parts().result is None:
-            result, _why = game_result(rules, table.state)
-        if rules.flow is not None:
-            turns = rules.flow.status(table.state).turn
-    record = session_record(game, result=result)
-    undone = table.undone()
-    standing = [e for e in table.entries if e.seq not in undone]
-    notes = table.notes()
-    by_tag = {tag: sum(1 for n in notes if n.tag == tag) for tag in NOTE_TAGS}
-    forms = record["forms"]
-    means = {}
-    for key in RATINGS:
-        values = [f[key] for f in forms.values() if f.get(key) is not None]
-        means[key] = round(mean(values), 2) if values else None
-    outcome = record["result"] or {}
-    return {
-        "file": record["file"],
-        "module": record["module"]["id"],
-        "version": record["module"]["version"],
-        "deck": "+".join(d["name"] for d in record["revision"]),
-        "deck_sha256": "+".join(d["sha256"][:SHA_SHORT] for d in record["revision"]),
-        "variant": record["variant"],
-        "seed": record["seed"],
-        "testers": record["testers"],
-        "where": record["where"],
-        "started": record["start"],
-        "ended": record["end"],
-        "minutes": round(record["playing_time"]["seconds"] / 60, 1),
-        "entries": record["entries"],
-        "turns": turns,
-        "finished": record["finished"],
-        "winners": list(outcome.get("winners", [])),
-        "scores": dict(outcome.get("scores", {})),
-        "forms": len(forms),
-        "form_means": means,
-        "notes": len(notes),
-        "notes_by_tag": by_tag,
-        "findings": sum(len(e.findings) for e in standing),
-        "overrides": sum(1 for e in standing if e.override),
-        "policy": record["rules"]["strictness"],
-    }
-
-
-def read_rows(files: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The rows of the files that are games, and one line for each that is not."""
-    rows: list[dict[str, Any]] = []
-    problems: list[str] = []
-    rules = _Rules()
-    for path in files:
-        try:
-            game = Game.open(path, writable=False, verify=False)
-        except (TableError, OSError, UnicodeDecodeError, ValueError) as exc:
-            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            problems.append(f"{path}: not a game that can be read: {why}")
-            continue
-        for warning in game.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
-        try:
-            rows.append(session_row(game, rules.of(game)))
-        except (TableError, ValueError, KeyError) as exc:
-            problems.append(f"{path}: its session record cannot be read: {exc}")
-    return rows, problems
 
 
 def _seats_text(row: dict[str, Any]) -> str:
