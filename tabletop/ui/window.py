@@ -17,9 +17,10 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
     QtMsgType,
+    QUrl,
     qInstallMessageHandler,
 )
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QProgressDialog,
 )
 
 from tabletop import __version__
@@ -175,6 +177,14 @@ class MainWindow(QMainWindow):
             None,
             "Check a CSV of card data row by row and add it as a revision of the game's deck",
         )
+        a(
+            "report",
+            "Playtest &report…",
+            self.report_dialog,
+            None,
+            "A report of the games in folders, per revision: win rates, scores, length, the"
+            " rules flagged and forced, the notes (PDF or web page)",
+        )
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
         a("undo", "&Undo", self.undo, ["Ctrl+Z"])
         a("redo", "&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
@@ -309,6 +319,9 @@ class MainWindow(QMainWindow):
         self.activity: ActivityClock | None = None
         self.record_window: RecordDialog | None = None
         self.form_window: FormDialog | None = None
+        self.report_window = None  # the report's dialog (ui/report_dialog.py) while open
+        self.report_job = None  # the report being made, then the last one made
+        self.report_progress: QProgressDialog | None = None
         self._end_seen = False  # the game's end was seen (its result recorded, the form offered)
 
     def _build_menus(self) -> None:
@@ -358,6 +371,8 @@ class MainWindow(QMainWindow):
             "record",
             "form",
             "idle",
+            None,
+            "report",
         ):
             game.addSeparator() if name is None else game.addAction(names[name])
         rules = bar.addMenu("&Rules")
@@ -1493,7 +1508,61 @@ class MainWindow(QMainWindow):
             f"tabletop {__version__}\nA digital tabletop for playtesting rules-heavy board games.",
         )
 
+    # ---- the playtest report (tabletop/report/) -----------------------------------
+    def report_dialog(self) -> None:
+        """Game > Playtest report…: the folders, the file, a revision, bot games beside."""
+        from .report_dialog import ReportDialog  # here: matplotlib loads only for a report
+
+        folder = str(games_folder())
+        dialog = ReportDialog(self, folder, str(Path(folder) / "playtest-report.pdf"))
+        dialog.accepted.connect(
+            lambda: self.make_report(
+                dialog.chosen_folders(),
+                dialog.output.text().strip(),
+                dialog.revision.text().strip() or None,
+                dialog.bot_games.value(),
+            )
+        )
+        self.report_window = dialog
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def make_report(
+        self, folders: list[str], output: str, revision: str | None = None, compare: int = 0
+    ) -> None:
+        """Make the report in the background, its progress in a dialog; then open it."""
+        from .report_dialog import ReportJob
+
+        if self.report_job is not None and self.report_job.isRunning():
+            self.statusBar().showMessage("A report is being made already", 8000)
+            return
+        progress = QProgressDialog("Reading the games…", "", 0, 0, self)
+        progress.setWindowTitle("Playtest report")
+        progress.setCancelButton(None)
+        progress.setMinimumDuration(0)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        job = ReportJob(folders, output, revision, compare, self)
+        job.progress.connect(progress.setLabelText)
+        job.done.connect(self._report_done)
+        self.report_job, self.report_progress = job, progress
+        progress.show()
+        job.start()
+
+    def _report_done(self, error: str) -> None:
+        job = self.report_job
+        job.wait()
+        if self.report_progress is not None:
+            self.report_progress.close()
+        if error:
+            self._error("Cannot make the report", error)
+            return
+        self.statusBar().showMessage(f"Report written: {job.output}", 15000)
+        if self.ask:  # a window that asks nothing opens nothing either
+            QDesktopServices.openUrl(QUrl.fromLocalFile(job.output))
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.report_job is not None:
+            self.report_job.wait()  # a report being written is finished first
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self._close_game()
