@@ -246,21 +246,30 @@ def length_figure(part: dict[str, Any]) -> bytes:
 
 
 def activity_figure(data: dict[str, Any]) -> bytes:
-    """Games and hours played per revision."""
+    """Games and hours played per revision (games only where no playing time was recorded)."""
     parts = data["revisions"]
     labels = [_short(p) for p in parts]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, 0.42 * len(parts) + 1.1))
+    timed = any(p["human"]["hours"] for p in parts)
+    height = 0.42 * len(parts) + 1.1
+    if timed:
+        fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, height))
+    else:
+        fig, left = plt.subplots(1, 1, figsize=(7.4, height))
     y = range(len(parts))
     left.barh(y, [p["human"]["games"] for p in parts], color=HUMAN, height=0.55)
     left.barh(y, [p["human"]["finished"] for p in parts], color="#8fb1d3", height=0.25)
     left.set_yticks(y, labels)
-    left.set_title("Games played (thin bar: finished)")
-    right.barh(y, [p["human"]["hours"] for p in parts], color=HUMAN, height=0.55)
-    right.set_yticks(y, [""] * len(parts))
-    right.set_title("Hours played")
-    if not any(p["human"]["hours"] for p in parts):
-        right.set_xlim(0, 1)
-    for ax in (left, right):
+    left.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    left.set_title(
+        "Games played (thin bar: finished)" + ("" if timed else "; no playing time recorded")
+    )
+    axes = [left]
+    if timed:
+        right.barh(y, [p["human"]["hours"] for p in parts], color=HUMAN, height=0.55)
+        right.set_yticks(y, [""] * len(parts))
+        right.set_title("Hours played")
+        axes.append(right)
+    for ax in axes:
         ax.invert_yaxis()
         ax.grid(axis="x", color=RULE, linewidth=0.6)
         ax.set_axisbelow(True)
@@ -349,6 +358,11 @@ def _num(value: Any) -> str:
     return str(value)
 
 
+def _hours(value: float) -> str:
+    """Hours to one decimal, or two below one hour (a few minutes still show)."""
+    return f"{value:.1f}" if value >= 1 or value == 0 else f"{value:.2f}"
+
+
 def _table(page: _Page, head: list[str], rows: list[list[str]], numeric: set[int]) -> None:
     page.add('<table cellspacing="0" cellpadding="3" width="100%"><tr>')
     page.add("".join(f"<th>{h}</th>" for h in head) + "</tr>")
@@ -373,7 +387,7 @@ def _summary(page: _Page, part: dict[str, Any]) -> None:
     )
     rows = [
         ["games (finished)", f"{human['games']} ({human['finished']})"],
-        ["hours played", _num(human["hours"])],
+        ["hours played", _hours(human["hours"])],
         ["turns: median (range)", _spread(human["turn_spread"])],
         ["minutes: median (range)", _spread(human["minute_spread"])],
         ["winning margin: median", _num(human["margin_spread"]["median"])],
@@ -514,7 +528,7 @@ def report_html(
     page.add("<h1>Playtest report</h1>")
     parts = data["revisions"]
     page.add(
-        f'<p class="sub">{data["games"]} games, {_num(data["hours"])} hours of play, '
+        f'<p class="sub">{data["games"]} games, {_hours(data["hours"])} hours of play, '
         f"{len(parts)} revision{'s' if len(parts) != 1 else ''}; from {_e(', '.join(data['sources']))}.</p>"
     )
     page.add(page.image(activity_figure(data), WIDE, "games and hours per revision"))
