@@ -174,6 +174,11 @@ def game_facts(game: Game, rules: Any) -> dict[str, Any]:
     }
 
 
+def _now(done: int, total: int) -> bool:
+    """Whether to tell the progress of ``done`` of ``total``: about every tenth, and the end."""
+    return done == total or done % max(1, total // 10) == 0
+
+
 def read_facts(
     files: list[str], problems: list[str], progress: Progress | None = None
 ) -> list[dict[str, Any]]:
@@ -184,7 +189,7 @@ def read_facts(
             found.append(game_facts(game, rules))
         except (ValueError, KeyError) as exc:
             problems.append(f"{game.path}: its session record cannot be read: {exc}")
-        if progress is not None:
+        if progress is not None and _now(i, len(files)):
             progress(f"read {i} of {len(files)} game files")
     return found
 
@@ -367,7 +372,7 @@ def simulated_games(
     bot = DEFAULT_BOT if DEFAULT_BOT in game.bots else next(iter(game.bots))
 
     def tick(done: int, total: int) -> None:
-        if progress is not None:
+        if progress is not None and _now(done, total):
             progress(f"bot games: {done} of {total}")
 
     with tempfile.TemporaryDirectory(prefix="tabletop-report-") as folder:

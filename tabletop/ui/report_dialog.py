@@ -65,6 +65,8 @@ class ReportJob(QThread):
             write_report(data, self.output, progress=self.progress.emit)
         except (ReportError, ModuleError, TableError, OSError) as exc:
             self.error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - the thread's end: said, not left hanging
+            self.error = f"the report could not be made ({type(exc).__name__}: {exc})"
         self.done.emit(self.error)
 
 
