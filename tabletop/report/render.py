@@ -311,6 +311,7 @@ td.n { text-align: right; }
 # would stretch the lines the plots stand in)
 SCREEN_CSS = """
 body { margin: 0 auto; max-width: 60em; padding: 1.5em; line-height: 1.35; }
+img { max-width: 100%; height: auto; }
 """
 
 
@@ -523,7 +524,7 @@ def report_html(
     and its images by name (each PNG with its width on the page)."""
     page = _Page(inline, WIDE if inline else pdf_text_width())
     page.add(
-        f"<html><head><meta charset='utf-8'><title>Playtest report</title><style>{CSS}{SCREEN_CSS if inline else ''}</style></head><body>"
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Playtest report</title><style>{CSS}{SCREEN_CSS if inline else ''}</style></head><body>"
     )
     page.add("<h1>Playtest report</h1>")
     parts = data["revisions"]
