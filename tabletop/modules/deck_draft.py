@@ -231,7 +231,8 @@ class DeckDraft:
         """What the draft changes from a revision (the one it started from when none is named),
         read and checked like a revision being imported. Raises ModuleError if it cannot be read."""
         with self._written() as path:
-            return deck_diff(against or self.revision, str(path), str(self.module.folder))
+            result = deck_diff(against or self.revision, str(path), str(self.module.folder))
+        return dataclasses.replace(result, b=dataclasses.replace(result.b, label="edited"))
 
     def save(self, name: str) -> Path:
         """Import the draft as the revision ``name``: every check of ``tabletop deck import``

@@ -116,6 +116,7 @@ class Field(QWidget):
     def __init__(self, column: Column) -> None:
         super().__init__()
         self.column = column
+        self.error: str | None = None
         self.layout_ = QHBoxLayout(self)
         self.layout_.setContentsMargins(0, 0, 0, 0)
         self.layout_.setSpacing(4)
@@ -127,7 +128,9 @@ class Field(QWidget):
         raise NotImplementedError
 
     def set_error(self, message: str | None) -> None:
-        self.setStyleSheet(ERROR_STYLE if message else "")
+        """Red, with the message as its tooltip, while the value cannot be read."""
+        self.error = message
+        self.focus_widget().setStyleSheet(ERROR_STYLE if message else "")
         self.setToolTip(message or describe(self.column))
 
     def focus_widget(self) -> QWidget:
@@ -226,7 +229,12 @@ class SpinField(Field):
         self.spin.valueChanged.connect(lambda _v: self.edited.emit(self.text()))
         self.spin.editingFinished.connect(lambda: self.typing.emit(self.text()))  # after a revert
         self.layout_.addWidget(self.spin)
-        self.range_label = QLabel(describe(column).replace("a whole number ", ""))
+        if column.minimum is not None and column.maximum is not None:
+            shown = f"{column.minimum:g} to {column.maximum:g}"
+        else:
+            shown = describe(column).replace("a whole number", "").strip(" ,") or "any"
+        self.range_label = QLabel(shown)
+        self.range_label.setToolTip(describe(column))
         self.range_label.setStyleSheet("color: #666;")
         self.layout_.addWidget(self.range_label)
         self.layout_.addStretch(1)
@@ -307,6 +315,12 @@ class CheckField(Field):
 
     def text(self) -> str:
         return ";".join(v for v, box in self.boxes.items() if box.isChecked())
+
+    def set_error(self, message: str | None) -> None:
+        self.error = message
+        for box in self.boxes.values():
+            box.setStyleSheet(f"color: {RED};" if message else "")
+        self.setToolTip(message or describe(self.column))
 
     def focus_widget(self) -> QWidget:
         return next(iter(self.boxes.values()), self)
@@ -469,6 +483,7 @@ class DeckEditor(QMainWindow):
         self._build()
         self.load(DeckDraft.open(module))
         self.resize(1320, 860)
+        self._sized = False
 
     # ---- building ----------------------------------------------------------------------
     def _build(self) -> None:
@@ -482,6 +497,7 @@ class DeckEditor(QMainWindow):
         )
         self.source = QLineEdit()
         self.source.setMinimumWidth(160)
+        self.source.setMaximumWidth(260)
         self.source.setToolTip(
             "Where the values you enter come from: recorded with each value you enter, so it"
             " is no longer a placeholder"
@@ -490,8 +506,10 @@ class DeckEditor(QMainWindow):
         bar.addWidget(self.module_box)
         bar.addWidget(QLabel("  Revision "))
         bar.addWidget(self.revision_box)
-        bar.addWidget(QLabel("  Source of entered values "))
-        bar.addWidget(self.source)
+        self.source_actions = (
+            bar.addWidget(QLabel("  Source of entered values ")),
+            bar.addWidget(self.source),
+        )
         bar.addSeparator()
         self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts([QKeySequence("Ctrl+Z")])
@@ -554,6 +572,7 @@ class DeckEditor(QMainWindow):
         left_layout.addWidget(self.card_list, 1)
         self.count_label = QLabel()
         self.count_label.setStyleSheet("color: #555;")
+        self.count_label.setWordWrap(True)
         left_layout.addWidget(self.count_label)
 
         # the form
@@ -592,7 +611,7 @@ class DeckEditor(QMainWindow):
         right_layout.addWidget(self.preview)
         right_layout.addWidget(self.problems, 1)
 
-        splitter = QSplitter()
+        splitter = self.splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(middle)
         splitter.addWidget(right)
@@ -607,6 +626,13 @@ class DeckEditor(QMainWindow):
         self.source.editingFinished.connect(self._remember_source)
         self.module_box.activated.connect(self._module_chosen)
         self.revision_box.activated.connect(self._revision_chosen)
+
+    def showEvent(self, event: Any) -> None:  # noqa: ANN401 - a QShowEvent
+        super().showEvent(event)
+        if not self._sized:  # the list and the face keep their width; the form takes the rest
+            self._sized = True
+            width = max(self.splitter.width(), 1000)
+            self.splitter.setSizes([260, width - 260 - 400, 400])
 
     def _act(self, text: str, slot: Callable[[], Any], keys: list[str], tip: str) -> QAction:
         action = QAction(text, self)
@@ -637,7 +663,8 @@ class DeckEditor(QMainWindow):
             self.settings.value(f"deck_editor/source/{draft.module.id}") if self.settings else None
         )
         self.source.setText(str(remembered) if remembered else DEFAULT_SOURCE)
-        self.source.setEnabled(draft.marks_placeholders)
+        for action in self.source_actions:  # only where the game marks placeholders
+            action.setVisible(draft.marks_placeholders)
         self._build_form()
         self.current = -1
         self.refill_list()
@@ -710,9 +737,15 @@ class DeckEditor(QMainWindow):
         if count:
             marks.append(f"≈{count}")
         prefix = "⚠ " if self.draft.card_problems(i) else ""
-        return f"{prefix}{self.draft.title(i)}" + (f"   {' '.join(marks)}" if marks else "")
+        title = self.draft.title(i)
+        if self._titles.get(title, 0) > 1:  # cards of one name: their ids tell them apart
+            title = f"{title} ({self.draft.card_id(i)})"
+        return f"{prefix}{title}" + (f"   {' '.join(marks)}" if marks else "")
 
     def refill_list(self) -> None:
+        self._titles: dict[str, int] = {}
+        for i in range(len(self.draft.cells)):
+            self._titles[self.draft.title(i)] = self._titles.get(self.draft.title(i), 0) + 1
         self.card_list.blockSignals(True)
         self.card_list.clear()
         for i in range(len(self.draft.cells)):
@@ -770,13 +803,19 @@ class DeckEditor(QMainWindow):
         if 0 <= row < self.card_list.count():
             self.card_list.setCurrentRow(row)
 
-    def select_card(self, card_id: str) -> None:
-        """Show the card with this id (the search and filter are cleared if they hide it)."""
-        index = next(i for i in range(len(self.draft.cells)) if self.draft.card_id(i) == card_id)
+    def select_card(self, card_id: str) -> bool:
+        """Show the card with this id (the search and filter are cleared if they hide it);
+        False if the deck has no such card."""
+        ids = [self.draft.card_id(i) for i in range(len(self.draft.cells))]
+        if card_id not in ids:
+            self.statusBar().showMessage(f"The deck has no card {card_id!r}", 10000)
+            return False
+        index = ids.index(card_id)
         if self._row_of(index) is None:
             self.search.clear()
             self.filter_box.setCurrentIndex(0)
         self.card_list.setCurrentRow(self._row_of(index))
+        return True
 
     # ---- one card ----------------------------------------------------------------------
     def show_card(self, i: int) -> None:
@@ -915,10 +954,10 @@ class DeckEditor(QMainWindow):
             return
         old = self.draft.cells[i].get(column, "")
         changes = {column: (old, text)}
-        if text.strip() and self.draft.marks_placeholders:
+        if self.draft.marks_placeholders:  # a value entered has the source; an empty one none
             before = dict(self.draft.cells[i])
             self.draft.cells[i][column] = text  # the game reads the row with the new value
-            marks = self.draft.placeholder_cells(i, column, False, self.source.text())
+            marks = self.draft.placeholder_cells(i, column, not text.strip(), self.source.text())
             self.draft.cells[i] = before
             changes.update({c: (before.get(c, ""), v) for c, v in marks.items()})
         typing = column if isinstance(self.fields.get(column), LineField | SpinField) else ""
@@ -956,9 +995,8 @@ class DeckEditor(QMainWindow):
         self._update_counts()
 
     def _update_title(self, *_args: Any) -> None:
-        dirty = "" if self.undo_stack.isClean() else " *"
         self.setWindowTitle(
-            f"Deck editor — {self.draft.module.name}, from revision {self.draft.revision}{dirty}"
+            f"Deck editor — {self.draft.module.name}, from revision {self.draft.revision}[*]"
         )
         self.setWindowModified(not self.undo_stack.isClean())
 
