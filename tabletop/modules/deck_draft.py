@@ -220,6 +220,16 @@ class DeckDraft:
             writer.writerow([row.get(name, "") for name in header])
         return out.getvalue()
 
+    def _named(self, problem: Problem, path: Path, name: str) -> Problem:
+        """A problem of the written CSV, named by its card rather than by the file's line."""
+        if problem.file != str(path):
+            return problem
+        index = problem.line - 2 if problem.line is not None else -1
+        if 0 <= index < len(self.cells):
+            card = f"card {self.card_id(index)!r} ({self.title(index)})"
+            return dataclasses.replace(problem, file=card, line=None)
+        return dataclasses.replace(problem, file=f"revision {name!r}")
+
     @contextmanager
     def _written(self) -> Iterator[Path]:
         with tempfile.TemporaryDirectory(prefix="deck-draft-") as folder:
@@ -244,18 +254,12 @@ class DeckDraft:
             try:
                 target = import_revision(self.module, path, name, self.deck_id)
             except ModuleError as exc:
-                raise ModuleError(
-                    [dataclasses.replace(p, file=_shown(p.file, path, name)) for p in exc.problems]
-                ) from None
+                raise ModuleError([self._named(p, path, name) for p in exc.problems]) from None
         self.module = with_revision(self.module, name, self.deck_id)
         self.revision = name
         self._game = None
         self._problems = None
         return target
-
-
-def _shown(file: str, path: Path, name: str) -> str:
-    return f"revision {name!r}" if file == str(path) else file
 
 
 __all__ = ["DeckDraft", "describe"]

@@ -429,7 +429,7 @@ class SaveRevisionDialog(QDialog):
         try:
             self.changes.setPlainText("\n".join(diff_text(draft.diff())))
         except ModuleError as exc:
-            self.changes.setPlainText("(the edited cards cannot be compared until they are read)")
+            self.changes.setPlainText("(the changes show here once every card can be read)")
             self.error.setText(f"As they are, the cards would be refused: {exc}")
 
     def save(self) -> None:

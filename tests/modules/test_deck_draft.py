@@ -37,8 +37,12 @@ def test_a_cell_out_of_range_is_named_and_refused_at_saving(proto) -> None:  # n
     assert (0, "cost", "12 is above the largest allowed, 9") in draft.problems()
     assert describe(draft.column("cost")) == "a whole number, from 0 to 9"
     before = revisions(proto)
-    with pytest.raises(ModuleError, match="column 'cost': 12 is above the largest allowed"):
+    card = draft.card_id(0)
+    with pytest.raises(ModuleError) as refused:
         draft.save("dear")
+    assert f"card {card!r} (Harvest): column 'cost': 12 is above the largest allowed" in str(
+        refused.value
+    )
     assert revisions(proto) == before
     assert draft.cells[0]["cost"] == "12"  # the edit is kept
 

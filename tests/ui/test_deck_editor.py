@@ -139,7 +139,7 @@ def test_b1_edit_a_greenland_card_refuse_bad_input_and_save_a_revision(
     retype(qtbot, dialog.name, "printed")
     click(qtbot, dialog.save_button)
     assert dialog.isVisible() and "Not saved" in dialog.error.text()
-    assert "abilities" in dialog.error.text()
+    assert "card 'walrus' (Walrus): column 'abilities'" in dialog.error.text()
     assert not (resources / "greenland" / "decks" / "printed.csv").exists()
     assert editor.draft.cells[editor.current]["climax"] == "3"  # nothing lost
     click(qtbot, dialog.cancel_button)
