@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test imports lint format bench bench-instructions looot-oracle clean
+.PHONY: run test imports lint format bench bench-instructions conformance looot-oracle clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -44,6 +44,12 @@ bench-instructions: $(STAMP)
 	@one=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 1 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
 	four=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 4 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
 	echo "$$(( (four - one) / 3 / 1000000 )) M instructions a simulated Greenland game"
+
+# Greenland's conformance run at full length: 1,000 seeded random-bot games of every variant
+# (make test plays 300 of each); GREENLAND_CONFORMANCE_GAMES changes it.
+conformance: $(STAMP)
+	GREENLAND_CONFORMANCE_GAMES=$${GREENLAND_CONFORMANCE_GAMES:-1000} \
+	  $(BIN)/python -m pytest -m slow -q -p no:cacheprovider tests/greenland/test_conformance.py
 
 # Looot against Game Park's engine: 1,000 random games per player count replayed move by move
 # (tests/looot/test_oracle_agreement.py). Needs node and the oracle (LOOOT_ORACLE names its

@@ -11,7 +11,11 @@ What a game gives:
 - ``summary(state)``: the table read in the game's terms (``tabletop inspect``);
 - ``deck_check(deck)``: problems in the game's deck rows, [(line, column, message)];
 - ``placeholder_fields(row)``: the columns of a deck row whose values are placeholders
-  (filled in, with no source), for ``tabletop deck diff``;
+  (filled in, with no source), for ``tabletop deck diff`` and the deck editor;
+- ``mark_placeholder(row, column, placeholder, source)``: the cells ({column: text}) that
+  make a row's value a placeholder again, or a value with that source (the deck editor);
+- ``deck_vocabulary(column)``: the words a deck column takes beyond its declared choices,
+  as (word, meaning) pairs (the deck editor offers them);
 - ``card_view(row)``: how a card's face reads (tabletop/ui/card_layouts.py);
 - ``token_view(piece)``: how a token's face reads (tabletop/ui/token_art.py);
 - ``rulebook``: the invariants and transition rules (rules_assist/rules.py), which
@@ -200,6 +204,9 @@ class Game:
 
     def placeholder_fields(self, row: Mapping[str, Any]) -> set[str]:
         return set()
+
+    mark_placeholder: Callable[..., dict[str, str]] | None = None
+    deck_vocabulary: Callable[[str], Any] | None = None
 
     def summary(self, state: TableState) -> Any:
         return None

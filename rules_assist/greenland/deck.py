@@ -264,6 +264,66 @@ def placeholder_fields(row: dict[str, Any]) -> set[str]:
     }
 
 
+def mark_placeholder(
+    row: dict[str, Any], column: str, placeholder: bool, source: str
+) -> dict[str, str]:
+    """The provenance cell that makes a printed value a placeholder again (its source
+    dropped) or a sourced value (``column=source`` added); {} for a column that is not printed."""
+    if column not in PRINTED_FIELDS:
+        return {}
+    parts = [p.strip() for p in (row.get("provenance") or "").split(";") if p.strip()]
+    kept = [p for p in parts if p.partition("=")[0].strip() != column]
+    if not placeholder:
+        named = source.replace(";", ",").strip() or "entered"
+        existing = [p for p in parts if p.partition("=")[0].strip() == column]
+        kept = parts if existing else [*parts, f"{column}={named}"]
+    return {"provenance": "; ".join(kept)}
+
+
+# The words a card's list columns take (README "Abilities vocabulary", "Event icons"):
+# (the word with its parameters in capitals, what it means).
+VOCABULARY: dict[str, tuple[tuple[str, str], ...]] = {
+    "abilities": (
+        ("reroll F TYPE", "re-roll dice showing F when TYPE (G2, F2)"),
+        ("modify A->B TYPE", "dice showing A count as B when TYPE (G3)"),
+        ("hand_size +N", "hand size +N (B2)"),
+        ("hand_size +N D", "hand size +N for D cards only (B2)"),
+        ("sled", "one card outside the homeland without a mariner (E1)"),
+        ("no_raid", "cannot be livestock raided (E5)"),
+        ("hunt_first TYPE", "hunts first on cards of TYPE (A4)"),
+        ("wins_auction_ties", "wins tied auctions (D10)"),
+        ("snowflake -N", "snowflake losses reduced by N (D3)"),
+        ("free_promotion", "promotion to elder costs no energy"),
+        ("reassign N", "reassign N hunters after everyone has assigned (E6)"),
+        ("falcon_value N", "gyrfalcons are worth N ivory this turn (B3)"),
+        ("snowflake_on_success N", "a successful hunt costs a snowflake event of N (G4)"),
+    ),
+    "event_icons": (
+        ("first:COLOUR/COLOUR", "the first player, and who goes first if that colour is out (A2)"),
+        ("migration:north", "northern migration (D1)"),
+        ("migration:south", "southern migration (D1)"),
+        ("decimate:crowd:N", "crowding decimation above N (D2)"),
+        ("decimate:venereal:COLOUR", "venereal decimation of a colour (D2)"),
+        ("decimate:feud", "feud decimation (D2)"),
+        ("snowflake:N", "a snowflake event of N (D3)"),
+        ("snowflake:per_d", "a snowflake for each D card (D3)"),
+        ("cooling", "global cooling (D4)"),
+        ("die_off", "elder die-off (D5)"),
+        ("breakage", "iron import breakage (D6)"),
+        ("no_maritime", "no maritime hunts (D7)"),
+        ("storm", "storm (D8)"),
+        ("no_markland", "no Markland (D9)"),
+        ("auction", "an import auction (D10)"),
+    ),
+}
+
+
+def vocabulary(column: str) -> tuple[tuple[str, str], ...]:
+    """The words a column takes beyond the manifest's declared choices (TYPE is one of
+    land, maritime, fishing, metallurgy, raid, attack, any)."""
+    return VOCABULARY.get(column, ())
+
+
 def placeholder_count(row: dict[str, Any]) -> int:
     """How many printed values of a row are invented placeholders (filled, with no source)."""
     return len(placeholder_fields(row))

@@ -38,6 +38,18 @@ class GreenlandGame(Game):
 
         return placeholder_fields(row)
 
+    def mark_placeholder(
+        self, row: Any, column: str, placeholder: bool, source: str
+    ) -> dict[str, str]:
+        from .deck import mark_placeholder
+
+        return mark_placeholder(row, column, placeholder, source)
+
+    def deck_vocabulary(self, column: str) -> Any:
+        from .deck import vocabulary
+
+        return vocabulary(column)
+
     def summary(self, state: TableState) -> Any:
         from .reading import summary
 

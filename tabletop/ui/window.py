@@ -44,6 +44,7 @@ from tabletop.persist import Game
 from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
+from .deck_editor import DeckEditor
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
@@ -169,6 +170,13 @@ class MainWindow(QMainWindow):
             self.export_dialog,
             "Ctrl+E",
             "Save the table as PNG, SVG or PDF for a rules discussion",
+        )
+        a(
+            "edit_deck",
+            "Edit &deck…",
+            self.open_deck_editor,
+            None,
+            "Edit the game's deck card by card and save it as a new revision",
         )
         a(
             "import_deck",
@@ -323,6 +331,8 @@ class MainWindow(QMainWindow):
         self.report_job = None  # the report being made, then the last one made
         self.report_progress: QProgressDialog | None = None
         self._end_seen = False  # the game's end was seen (its result recorded, the form offered)
+        self.deck_editor: DeckEditor | None = None
+        self.new_dialog: NewGameDialog | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -367,6 +377,8 @@ class MainWindow(QMainWindow):
             "branch",
             None,
             "note",
+            None,
+            "edit_deck",
             None,
             "record",
             "form",
@@ -1304,21 +1316,8 @@ class MainWindow(QMainWindow):
             self,
             self.session.module.id if self.session and self.session.module else default_module(),
         )
-        if not dialog.exec():
-            return
-        c = dialog.choices()
-        game = self.start_new(
-            c["module"],
-            deck=c["deck"],
-            seats=c["seats"],
-            variant=c["variant"],
-            seed=c["seed"],
-            notes=c["notes"],
-            options=c["options"],
-        )
-        if game is not None:
-            for seat, bot in c["bots"].items():
-                self.session.set_bot(seat, bot)
+        if dialog.exec():
+            self._start_from(dialog)
 
     def start_new(self, module: Module, deck: str | None = None, **options) -> Game | None:  # noqa: ANN003
         try:
@@ -1447,6 +1446,59 @@ class MainWindow(QMainWindow):
         )
         return True
 
+    def open_deck_editor(self) -> DeckEditor | None:
+        """The deck editor on the open game's module and deck revision (else the module a new
+        game starts with); a module without a deck gets a plain message."""
+        if self.deck_editor is not None and self.deck_editor.isVisible():
+            self.deck_editor.raise_()
+            self.deck_editor.activateWindow()
+            return self.deck_editor
+        try:
+            if self.session is not None and self.session.module is not None:
+                module = self.session.module
+            else:
+                module = find_module(default_module())
+            if not module.decks:
+                self._error(
+                    "No deck to edit",
+                    f"{module.name} has no deck of cards to edit (its module.toml declares no [[decks]])",
+                )
+                return None
+            self.deck_editor = DeckEditor(self, module, self.settings, self.new_game_with_deck)
+        except (TableError, OSError) as exc:
+            self._error("Cannot edit the deck", str(exc))
+            return None
+        self.deck_editor.show()
+        return self.deck_editor
+
+    def new_game_with_deck(self, module_id: str, deck: str) -> NewGameDialog:
+        """The new-game dialog with a module and a deck revision chosen (not blocking)."""
+        dialog = self.new_dialog = NewGameDialog(self, None)
+        index = dialog.module_box.findData(find_module(module_id).id)
+        if index >= 0:
+            dialog.module_box.setCurrentIndex(index)
+        chosen = dialog.deck_box.findData(deck)
+        if chosen >= 0:
+            dialog.deck_box.setCurrentIndex(chosen)
+        dialog.accepted.connect(lambda: self._start_from(dialog))
+        dialog.open()
+        return dialog
+
+    def _start_from(self, dialog: NewGameDialog) -> None:
+        c = dialog.choices()
+        game = self.start_new(
+            c["module"],
+            deck=c["deck"],
+            seats=c["seats"],
+            variant=c["variant"],
+            seed=c["seed"],
+            notes=c["notes"],
+            options=c["options"],
+        )
+        if game is not None:
+            for seat, bot in c["bots"].items():
+                self.session.set_bot(seat, bot)
+
     def _remember(self, path: str) -> None:
         recent = [p for p in self.recent_files() if p != path]
         self.settings.setValue("recent", [path, *recent][:RECENT_MAX])
@@ -1561,6 +1613,10 @@ class MainWindow(QMainWindow):
             QDesktopServices.openUrl(QUrl.fromLocalFile(job.output))
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        editor = self.deck_editor
+        if editor is not None and editor.isVisible() and not editor.close():
+            event.ignore()  # unsaved edits: the editor asks first
+            return
         if self.report_job is not None:
             self.report_job.wait()  # a report being written is finished first
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -7,7 +7,7 @@ player) and at the end (each player's score by category, and the winners).
 The kept games (``tests/fixtures/looot``) run everywhere. Fresh games come from the oracle
 itself where Node and the oracle are present (``tests/looot/oracle.py`` says where it is
 looked for), each move with Game Park's full list of legal moves: ``LOOOT_ORACLE_GAMES``
-games (default 75) from ``LOOOT_ORACLE_SEED`` (default 1) for 2, 3 and 4 players, and for 2
+games (default 40) from ``LOOOT_ORACLE_SEED`` (default 1) for 2, 3 and 4 players, and for 2
 players taking a longship nearly every turn. Games Game Park's engine crashes on are
 skipped. The acceptance run is ``LOOOT_ORACLE_GAMES=1000`` (``make looot-oracle``)."""
 
@@ -21,7 +21,7 @@ from tests.looot.oracle import Replay, Transcript
 FIXTURES = [
     t for path in oracle.fixture_files() for t in oracle.transcripts(oracle.read_records(path))
 ]
-DEFAULT_GAMES = 75
+DEFAULT_GAMES = 40
 DEFAULT_SEED = 1
 SHOWN = 12  # disagreements shown in a failure message
 LEGAL_LISTS = "all"  # every move of a fresh game carries Game Park's list of legal moves
