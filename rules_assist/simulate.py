@@ -29,8 +29,10 @@ import os
 import queue
 import signal
 import statistics
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -352,18 +354,24 @@ def _worker(
 
 
 @contextlib.contextmanager
-def _ctrl_c_ignored() -> Iterator[None]:
-    """Ctrl+C ignored while worker processes start, so they start ignoring it too (a new
-    interpreter keeps an ignored SIGINT ignored); only in the main thread, where signals are
-    handled."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _starting_workers() -> Iterator[None]:
+    """While worker processes start: this process's main script hidden (a new interpreter
+    would run it again, and with it whatever it imports, Qt for a window; the workers need
+    only this module), and Ctrl+C ignored so that they start ignoring it too (a new
+    interpreter keeps an ignored SIGINT ignored; only in the main thread, where signals are
+    handled)."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    before = None
+    if threading.current_thread() is threading.main_thread():
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 def _in_workers(
@@ -389,7 +397,7 @@ def _in_workers(
     rows: list[dict[str, Any]] = []
     finished = False
     try:
-        with _ctrl_c_ignored():
+        with _starting_workers():
             for worker in workers:
                 worker.start()
         while len(rows) < len(seeds):

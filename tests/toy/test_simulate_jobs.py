@@ -208,6 +208,39 @@ def test_table_a_failing_game_names_its_seed_and_leaves_no_log(
         simulate(game, "miscounted", ["random"], 1, seed=9, seats=SEATS, jobs=1)
 
 
+WINDOW_SCRIPT = """
+import os, sys
+import PySide6.QtWidgets  # the window's process: Qt loaded before the games
+with open(sys.argv[1], "a") as ran:
+    ran.write(f"{os.getpid()}\\n")
+from rules_assist.simulate import simulate
+from tabletop.modules import load_module
+from tabletop.modules.rules import game_of
+if __name__ == "__main__":
+    game = game_of(load_module(sys.argv[2]))
+    summary = simulate(game, "standard", ["random"], 4, seats=["red", "blue"], jobs=2)
+    print(summary["run"]["jobs"], [row["seed"] for row in summary["rows"]])
+"""
+
+
+def test_table_workers_do_not_run_the_script_that_loaded_qt(tmp_path: Path):
+    """A window's process (a script that imported Qt) asks for games on two workers: the
+    workers start from the simulation's own module, so the script (and Qt) runs once."""
+    script, ran = tmp_path / "window.py", tmp_path / "ran.txt"
+    script.write_text(WINDOW_SCRIPT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(FOLDER.parent.parent), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, str(script), str(ran), str(FOLDER)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(maxsplit=1) == ["2", "[0, 1, 2, 3]\n"]
+    assert len(ran.read_text(encoding="utf-8").split()) == 1  # this process alone ran it
+
+
 @pytest.mark.slow
 def test_table_ctrl_c_stops_the_workers_without_a_traceback(tmp_path: Path):
     """Ctrl+C at a terminal reaches the whole process group: the command stops its workers,
