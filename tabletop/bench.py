@@ -324,8 +324,9 @@ def sim_10k_games(
     its standard variant, the module's usual number of seats, random bots at every seat, played
     on every core (``simulate`` with ``jobs``; None: one worker a core), worker start-up
     included. With fewer ``games`` the time is scaled to 10,000, and
-    ``sim_10k_games_measured_games`` says how many were played. The load average when the
-    games ended goes with it: the machine may be busy with other work."""
+    ``sim_10k_games_measured_games`` says how many were played. ``sim_10k_games_cpu_s`` is
+    the CPU time they took (the workers' and this process's), which depends less on what else
+    the machine is doing; the load average when the games ended goes with them."""
     module = find_module(default_module())
     game = game_of(module)
     seats = [s.id for s in module.seats][: module.default_seats]
@@ -337,12 +338,17 @@ def sim_10k_games(
         if done == total or done * 10 // total != (done - 1) * 10 // total:
             say(f"{done}/{total} games")
 
-    start = time.perf_counter()
+    def cpu() -> float:  # this process and its finished workers, user and system
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    start, cpu_start = time.perf_counter(), cpu()
     simulate(game, "standard", [bot], games, 0, seats=seats, progress=tenth, jobs=jobs)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu_start
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     return {
         "sim_10k_games_s": round(seconds * SIM_GAMES / games, 1),
+        "sim_10k_games_cpu_s": round(cpu_seconds * SIM_GAMES / games, 1),
         "sim_10k_games_measured_games": games,
         "sim_10k_games_measured_s": round(seconds, 1),
         "sim_10k_games_jobs": jobs,
