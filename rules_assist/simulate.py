@@ -10,19 +10,38 @@ rules strict. A seat's moves and procedures are logged as its bot's
 not offered again until the table changes.
 
 ``play_game(game, variant, bots, seed)`` sets a game up and plays it;
-``simulate(game, variant, bot_names, games, seed)`` plays many and sums up
-wins, survival and mean score per seat (``game.bots`` names the bots).
+``simulate(game, variant, bot_names, games, seed, jobs=N)`` plays many, in N
+worker processes (fresh interpreters: nothing of a window goes with them),
+and sums them up in seed order, so the same seeds give the same summary on
+any number of cores: per seat its wins and win rate with a Wilson 95%
+interval, its mean score with a 95% interval (normal approximation), and a
+row per game (``summary_of``; ``write_summary`` writes it whole or not at all).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import json
+import math
+import multiprocessing
 import os
+import queue
+import signal
+import statistics
+import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+import types
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from tabletop.core import Mode, Policy, Refused, TableError, bot_actor
+from tabletop.modules import load_module
+from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import record_result
+from tabletop.modules.revisions import with_revision
+from tabletop.persist import atomic_write_text
 
 from .driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from .procedures import ChoiceNeeded, ProcedureError
@@ -165,6 +184,297 @@ def outcome(game: Any, state: Any) -> dict[str, Any]:
     }
 
 
+# ---- many games: on one core or on many ---------------------------------------------------
+Z95 = 1.959963984540054  # the standard normal's 97.5th percentile: two-sided 95%
+CHUNK = 8  # seeds handed to a worker at a time
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% with the default ``z``); (0, 1) for no game."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    scale = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / scale
+    half = z / scale * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    low = 0.0 if wins == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends
+    return (low, 1.0 if wins == games else min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """A 95% interval of a mean by the normal approximation: mean +- z * s / sqrt(n), with s the
+    sample standard deviation; one value gives the value itself."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = math.fsum(values) / n
+    if n == 1:
+        return (mean, mean)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def _seat_bots(
+    variant: str, seats: Sequence[str], bot_names: Sequence[str], factories: Any
+) -> list[str]:
+    names = list(bot_names) * len(seats) if len(bot_names) == 1 else list(bot_names)
+    if len(names) != len(seats):
+        raise ValueError(f"the {variant} game has {len(seats)} seats: name {len(seats)} bots")
+    for name in names:
+        if name not in factories:
+            raise ValueError(f"no bot {name!r}: {', '.join(factories)}")
+    return names
+
+
+def log_name(seed: int) -> str:
+    """The name of a simulated game's log in ``--save-logs``' folder."""
+    return f"game-{seed}.jsonl"
+
+
+def _partial(folder: str | os.PathLike[str], seed: int) -> str:
+    """Where a game's log is written while it is played (renamed to ``log_name`` at its end)."""
+    return os.path.join(folder, f".{log_name(seed)}.part")
+
+
+def play_seed(
+    game: Any,
+    variant: str,
+    seats: Sequence[str],
+    names: Sequence[str],
+    seed: int,
+    save_logs: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """One game of a simulation, its bots seeded from ``seed``: its row (seed, who sat where
+    with which bot, scores and winners, the first seat to move, turns and actions)."""
+    factories = game.bots
+    bots = {
+        s: factories[n](seed * 10 + k) for k, (s, n) in enumerate(zip(seats, names, strict=True))
+    }
+    partial = _partial(save_logs, seed) if save_logs else None
+    seen = {"actions": -1, "first": None}  # the hook runs once after the setup, then per action
+
+    def watch(session: Any) -> None:
+        seen["actions"] += 1
+        if seen["first"] is None:
+            to_move = game.flow.status(session.state).to_move
+            if to_move in bots:
+                seen["first"] = to_move
+
+    try:
+        session = play_game(game, variant, bots, seed, path=partial, after_action=watch)
+        try:
+            result = outcome(game, session.state)
+            turns = game.flow.status(session.state).turn
+        finally:
+            session.close()
+    except BaseException:
+        if partial is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
+        raise
+    if save_logs:
+        os.replace(partial, os.path.join(save_logs, log_name(seed)))
+    return {
+        "seed": seed,
+        "first": seen["first"],
+        "turns": turns,
+        "actions": seen["actions"],
+        "seats": [
+            {
+                "seat": s,
+                "bot": n,
+                "score": result["scores"].get(s, 0.0),
+                "winner": s in result["winners"],
+            }
+            for s, n in zip(seats, names, strict=True)
+        ],
+    }
+
+
+def _failure(seed: int, exc: BaseException) -> str:
+    return f"the game of seed {seed} failed: {str(exc) or type(exc).__name__}"
+
+
+def _recipe(game: Any) -> tuple[str, tuple[tuple[str, str, str], ...]]:
+    """What a worker process needs to make the same game: the module's folder and each deck's
+    revision (its file's name and sha256)."""
+    module = game.module
+    decks = tuple((d, deck.path.stem, deck.sha256) for d, deck in module.decks.items())
+    return str(module.folder), decks
+
+
+def _game_from(recipe: tuple[str, tuple[tuple[str, str, str], ...]]) -> Any:
+    folder, decks = recipe
+    module = load_module(folder)
+    for deck_id, name, _sha in decks:
+        if deck_id in module.decks and module.decks[deck_id].path.stem != name:
+            module = with_revision(module, name, deck_id)
+    for deck_id, name, sha in decks:
+        if deck_id not in module.decks or module.decks[deck_id].sha256 != sha:
+            raise SimulationError(f"the deck {name!r} changed while the games were played")
+    return game_of(module)
+
+
+def _worker(
+    recipe: tuple[str, tuple[tuple[str, str, str], ...]],
+    variant: str,
+    seats: Sequence[str],
+    names: Sequence[str],
+    save_logs: str | None,
+    tasks: Any,
+    results: Any,
+) -> None:
+    """A worker process: takes chunks of seeds until it is told to stop (None), and sends back
+    ("row", seed, row) a game, or ("error", seed, message) and stops. Ctrl+C is its parent's to
+    handle: the parent ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    game = None
+    while True:
+        chunk = tasks.get()
+        if chunk is None:
+            return
+        for seed in chunk:
+            try:
+                if game is None:
+                    game = _game_from(recipe)
+                    gc.collect()
+                    gc.freeze()  # the module and its game: kept, out of the cycle collector's way
+                results.put(("row", seed, play_seed(game, variant, seats, names, seed, save_logs)))
+            except Exception as exc:
+                results.put(("error", seed, _failure(seed, exc)))
+                return
+
+
+@contextlib.contextmanager
+def _starting_workers() -> Iterator[None]:
+    """While worker processes start: this process's main script hidden (a new interpreter
+    would run it again, and with it whatever it imports, Qt for a window; the workers need
+    only this module), and Ctrl+C ignored so that they start ignoring it too (a new
+    interpreter keeps an ignored SIGINT ignored; only in the main thread, where signals are
+    handled)."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    before = None
+    if threading.current_thread() is threading.main_thread():
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+def _in_workers(
+    game: Any,
+    variant: str,
+    seats: Sequence[str],
+    names: Sequence[str],
+    seeds: Sequence[int],
+    save_logs: str | None,
+    jobs: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[dict[str, Any]]:
+    """The games played by ``jobs`` worker processes (started fresh: no window or Qt of this
+    process goes with them), each taking chunks of seeds as it is free; rows as they finish."""
+    context = multiprocessing.get_context("spawn")
+    tasks, results = context.Queue(), context.Queue()
+    for i in range(0, len(seeds), CHUNK):
+        tasks.put(list(seeds[i : i + CHUNK]))
+    for _ in range(jobs):
+        tasks.put(None)
+    args = (_recipe(game), variant, list(seats), list(names), save_logs, tasks, results)
+    workers = [context.Process(target=_worker, args=args, daemon=True) for _ in range(jobs)]
+    rows: list[dict[str, Any]] = []
+    finished = False
+    try:
+        with _starting_workers():
+            for worker in workers:
+                worker.start()
+        while len(rows) < len(seeds):
+            try:
+                kind, seed, payload = results.get(timeout=1.0)
+            except queue.Empty:
+                stopped = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
+                if stopped:
+                    raise SimulationError(
+                        f"a worker process stopped (exit code {stopped[0]}) with"
+                        f" {len(seeds) - len(rows)} games unplayed"
+                    ) from None
+                continue
+            if kind == "error":
+                raise SimulationError(payload)
+            rows.append(payload)
+            if progress is not None:
+                progress(len(rows), len(seeds))
+        finished = True
+    finally:
+        for worker in workers:
+            if not finished and worker.is_alive():
+                worker.terminate()
+            worker.join()
+        for channel in (tasks, results):
+            channel.cancel_join_thread()
+            channel.close()
+    return rows
+
+
+def summary_of(
+    game: Any,
+    variant: str,
+    seats: Sequence[str],
+    names: Sequence[str],
+    rows: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """What a simulation found, from its games' rows taken in seed order (so the same seeds give
+    the same summary however the games were shared out): per seat its wins, win rate with a
+    Wilson 95% interval and mean score with a 95% interval (normal approximation); the module,
+    its deck revisions, the variant, the bots, the seeds and every game's row."""
+    rows = sorted(rows, key=lambda row: row["seed"])
+    games = len(rows)
+    module = game.module
+    summary: dict[str, Any] = {
+        "games": games,
+        "variant": variant,
+        "bots": dict(zip(seats, names, strict=True)),
+    }
+    for k, seat in enumerate(seats):
+        scores = [float(row["seats"][k]["score"]) for row in rows]
+        wins = sum(1 for row in rows if row["seats"][k]["winner"])
+        low, high = wilson_interval(wins, games)
+        mean_low, mean_high = mean_interval(scores)
+        summary[seat] = {
+            "wins": wins,
+            "mean_score": round(math.fsum(scores) / games, 2) if games else 0.0,
+            "win_rate": round(wins / games, 3) if games else 0.0,
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "mean_score_ci95": [round(mean_low, 3), round(mean_high, 3)],
+            "score_sd": round(statistics.stdev(scores), 3) if games > 1 else 0.0,
+        }
+    summary["intervals"] = {
+        "win_rate_ci95": "Wilson score interval, 95%",
+        "mean_score_ci95": "normal approximation, mean +- 1.96 sample sd / sqrt(games)",
+    }
+    summary["module"] = {"id": module.id, "name": module.name, "version": module.version}
+    summary["revision"] = {
+        deck_id: {"deck": deck.path.stem, "file": deck.path.name, "sha256": deck.sha256}
+        for deck_id, deck in module.decks.items()
+    }
+    seeds = [row["seed"] for row in rows]
+    summary["seeds"] = {"first": seeds[0], "last": seeds[-1]} if seeds else {}
+    summary["rows"] = rows
+    return summary
+
+
 def simulate(
     game: Any,
     variant: str,
@@ -175,46 +485,53 @@ def simulate(
     seats: Sequence[str],
     save_logs: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = 1,
 ) -> dict[str, Any]:
     """Play ``games`` games (seeds seed, seed+1, ...) with the bots ``game.bots`` names, one a
-    seat in seating order (one name: every seat); wins and mean scores per seat."""
-    names = list(bot_names) * len(seats) if len(bot_names) == 1 else list(bot_names)
-    if len(names) != len(seats):
-        raise ValueError(f"the {variant} game has {len(seats)} seats: name {len(seats)} bots")
-    factories = game.bots
-    for name in names:
-        if name not in factories:
-            raise ValueError(f"no bot {name!r}: {', '.join(factories)}")
-    totals = {s: {"wins": 0, "score": 0.0} for s in seats}
+    seat in seating order (one name: every seat); the summary (``summary_of``) with the run's
+    pace (``games_per_s``; ``run``: jobs and seconds).
+
+    ``jobs`` worker processes play the games (None: one a core; 1: this process, no worker);
+    the summary is the same for any ``jobs``. ``progress(done, games)`` hears each finished
+    game. A game that fails stops the run with a SimulationError naming its seed; with
+    ``save_logs``, each finished game's log is there as ``game-SEED.jsonl`` and no log of an
+    unfinished game is left behind."""
+    names = _seat_bots(variant, seats, bot_names, game.bots)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+    jobs = max(1, min(jobs, games))
+    seeds = list(range(seed, seed + games))
+    folder = os.fspath(save_logs) if save_logs else None
     start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        bots = {
-            s: factories[n](game_seed * 10 + k)
-            for k, (s, n) in enumerate(zip(seats, names, strict=True))
-        }
-        path = os.path.join(save_logs, f"game-{game_seed}.jsonl") if save_logs else None
-        session = play_game(game, variant, bots, game_seed, path=path)
-        try:
-            result = outcome(game, session.state)
-        finally:
-            session.close()
-        for s in seats:
-            totals[s]["score"] += result["scores"].get(s, 0.0)
-            totals[s]["wins"] += s in result["winners"]
-        if progress is not None:
-            progress(i + 1, games)
+    try:
+        if jobs == 1:
+            rows = []
+            for game_seed in seeds:
+                try:
+                    rows.append(play_seed(game, variant, seats, names, game_seed, folder))
+                except Exception as exc:
+                    raise SimulationError(_failure(game_seed, exc)) from exc
+                if progress is not None:
+                    progress(len(rows), games)
+        else:
+            rows = _in_workers(game, variant, seats, names, seeds, folder, jobs, progress)
+    except BaseException:
+        if folder is not None:  # a worker ended mid-game leaves its log unfinished
+            for game_seed in seeds:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(_partial(folder, game_seed))
+        raise
     elapsed = time.perf_counter() - start
-    summary: dict[str, Any] = {
-        "games": games,
-        "variant": variant,
-        "bots": dict(zip(seats, names, strict=True)),
-        "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
-    }
-    for s, t in totals.items():
-        summary[s] = {
-            "wins": t["wins"],
-            "mean_score": round(t["score"] / games, 2) if games else 0.0,
-            "win_rate": round(t["wins"] / games, 3) if games else 0.0,
-        }
+    found = summary_of(game, variant, seats, names, rows)
+    rate = round(games / elapsed, 2) if elapsed else 0.0
+    summary = {k: found[k] for k in ("games", "variant", "bots")}
+    summary["games_per_s"] = rate
+    summary.update({k: v for k, v in found.items() if k not in summary})
+    summary["run"] = {"jobs": jobs, "seconds": round(elapsed, 3), "games_per_s": rate}
     return summary
+
+
+def write_summary(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
+    """The summary as JSON in ``path``, written whole or not at all (a temporary file renamed)."""
+    atomic_write_text(path, json.dumps(summary, indent=2) + "\n")

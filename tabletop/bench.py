@@ -19,14 +19,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules_assist.simulate import simulate
+from rules_assist.simulate import default_jobs, simulate
 from tabletop.core import AddPiece, AddPlace, Compound, Seat, Table, Where, actions
-from tabletop.modules import ModuleError, find_module, load_module, module_ids
+from tabletop.modules import ModuleError, default_module, find_module, load_module, module_ids
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game, Header
 
 PIECES = 1000
 LOG_COMMANDS = 10_000
+SIM_GAMES = 10_000  # sim_10k_games_s
 
 
 def _setup_commands(pieces: int = PIECES) -> list[Any]:
@@ -316,8 +317,54 @@ def sim_games_per_s(game: Any, games: int = 100, seed: int = 0) -> float:
     return round(games / (time.perf_counter() - start), 2)
 
 
-def run(progress: Callable[[str], None] | None = None, window: bool = True) -> dict[str, Any]:
-    """Measure every figure (the window's too, unless ``window`` is False); ``progress`` hears each step."""
+def sim_10k_games(
+    say: Callable[[str], None], games: int = SIM_GAMES, jobs: int | None = None
+) -> dict[str, Any]:
+    """``sim_10k_games_s``: wall seconds for 10,000 games of the default module (Greenland) in
+    its standard variant, the module's usual number of seats, random bots at every seat, played
+    on every core (``simulate`` with ``jobs``; None: one worker a core), worker start-up
+    included. With fewer ``games`` the time is scaled to 10,000, and
+    ``sim_10k_games_measured_games`` says how many were played. ``sim_10k_games_cpu_s`` is
+    the CPU time they took (the workers' and this process's), which depends less on what else
+    the machine is doing; the load average when the games ended goes with them."""
+    module = find_module(default_module())
+    game = game_of(module)
+    seats = [s.id for s in module.seats][: module.default_seats]
+    bot = "random" if "random" in game.bots else next(iter(game.bots))
+    jobs = default_jobs() if jobs is None else jobs
+    say(f"{games} {module.name} games by {bot} bots on {jobs} processes (sim_10k_games_s)")
+
+    def tenth(done: int, total: int) -> None:
+        if done == total or done * 10 // total != (done - 1) * 10 // total:
+            say(f"{done}/{total} games")
+
+    def cpu() -> float:  # this process and its finished workers, user and system
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    start, cpu_start = time.perf_counter(), cpu()
+    simulate(game, "standard", [bot], games, 0, seats=seats, progress=tenth, jobs=jobs)
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu_start
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {
+        "sim_10k_games_s": round(seconds * SIM_GAMES / games, 1),
+        "sim_10k_games_cpu_s": round(cpu_seconds * SIM_GAMES / games, 1),
+        "sim_10k_games_measured_games": games,
+        "sim_10k_games_measured_s": round(seconds, 1),
+        "sim_10k_games_jobs": jobs,
+        "sim_10k_games_module": module.id,
+        "sim_10k_games_seats": len(seats),
+        "sim_10k_games_load_average": [round(v, 2) for v in load] if load else None,
+    }
+
+
+def run(
+    progress: Callable[[str], None] | None = None,
+    window: bool = True,
+    sim_games: int = SIM_GAMES,
+) -> dict[str, Any]:
+    """Measure every figure (the window's too, unless ``window`` is False; ``sim_10k_games_s``
+    from ``sim_games`` games, none for 0); ``progress`` hears each step."""
     say = progress or (lambda _text: None)
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
@@ -336,5 +383,7 @@ def run(progress: Callable[[str], None] | None = None, window: bool = True) -> d
 
         results.update(bench_ui.run(say))
     results.update(games_figures(say))
+    if sim_games > 0:
+        results.update(sim_10k_games(say, sim_games))
     results["machine"] = machine()
     return results

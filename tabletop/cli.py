@@ -363,7 +363,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     def progress(text: str) -> None:
         print(f"… {text}", file=sys.stderr, flush=True)
 
-    results = bench.run(progress, window=not args.no_window)
+    if args.sim_games < 0:
+        raise CliError(f"--sim-games {args.sim_games}: give 0 (none) or more games")
+    results = bench.run(progress, window=not args.no_window, sim_games=args.sim_games)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

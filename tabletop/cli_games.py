@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from rules_assist.simulate import simulate
+from rules_assist.simulate import log_name, simulate, write_summary
 from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
@@ -244,6 +244,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
     if args.games < 1:
         raise CliError("--games must be 1 or more")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: give 1 or more worker processes")
+    if args.summary:
+        check_output(args.summary)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if not names or any(n not in factories for n in names):
         raise CliError(f"--bots {args.bots!r}: each bot is {' or '.join(factories)}")
@@ -260,9 +264,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.save_logs:
         os.makedirs(args.save_logs, exist_ok=True)
         taken = [
-            f"game-{args.seed + i}.jsonl"
+            log_name(args.seed + i)
             for i in range(args.games)
-            if os.path.exists(os.path.join(args.save_logs, f"game-{args.seed + i}.jsonl"))
+            if os.path.exists(os.path.join(args.save_logs, log_name(args.seed + i)))
         ]
         if taken:
             raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")
@@ -288,9 +292,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             seats=seats,
             save_logs=args.save_logs,
             progress=bar,
+            jobs=args.jobs,
         )
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if args.summary:
+        write_summary(summary, args.summary)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -300,13 +307,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f" seeds {args.seed}-{args.seed + args.games - 1}; bots {bots}"
     )
     word = game.seat_word.lower()
-    print(f"{word:<12} {'wins':>6} {'win %':>6} {'mean score':>11}")
+    print(
+        f"{word:<12} {'wins':>6} {'win %':>6} {'95% interval':>14} {'mean score':>11} {'95% interval':>16}"
+    )
     for seat in seats:
         row = summary[seat]
+        low, high = (100 * v for v in row["win_rate_ci95"])
+        mean_low, mean_high = row["mean_score_ci95"]
         print(
-            f"{seat:<12} {row['wins']:>6} {100 * row['win_rate']:>6.1f} {row['mean_score']:>11.2f}"
+            f"{seat:<12} {row['wins']:>6} {100 * row['win_rate']:>6.1f} {f'{low:.1f}-{high:.1f}':>14}"
+            f" {row['mean_score']:>11.2f} {f'{mean_low:.2f} to {mean_high:.2f}':>16}"
         )
-    print(f"{summary['games_per_s']} games/s; the highest score wins, ties all win")
+    run = summary["run"]
+    print(
+        f"win intervals: Wilson; mean score intervals: normal approximation."
+        f" {summary['games_per_s']} games/s on {run['jobs']} process{'es' if run['jobs'] > 1 else ''};"
+        " the highest score wins, ties all win"
+    )
+    if args.summary:
+        print(f"summary: {args.summary}")
     return 0
 
 

@@ -248,8 +248,23 @@ def parser() -> argparse.ArgumentParser:
         help="one bot a seat in seating order, e.g. random,greedy,random; one name: every seat"
         " of the module's usual number",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object (the summary, with every game)"
+    )
     p.add_argument("--save-logs", metavar="DIR", help="write every game's log into this folder")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="worker processes playing the games (default: one a core); the results are the"
+        " same for any N",
+    )
+    p.add_argument(
+        "--summary",
+        metavar="FILE.json",
+        help="write the summary (every game's row, win rates with 95%% intervals) into this"
+        " file; never overwritten",
+    )
 
     p = sub.add_parser("modules", help="the game modules there are")
     p.add_argument("--json", action="store_true")
@@ -257,4 +272,12 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure the table engine on this machine")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-window", action="store_true", help="only the table engine, not the window")
+    p.add_argument(
+        "--sim-games",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="games played for sim_10k_games_s (default 10000; fewer are timed and scaled to"
+        " 10,000, which the figures say; 0 leaves it out)",
+    )
     return parser

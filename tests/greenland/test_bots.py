@@ -22,6 +22,7 @@ from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.selfplay import outcome, play_game, seats_for
 from rules_assist.greenland.view import Greenland
 from rules_assist.questions import Question
+from tabletop import bench
 from tabletop.cli import main
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game
@@ -169,6 +170,55 @@ def test_simulate_json(capsys):
         assert 0 <= data[colour]["wins"] <= 3
     assert "3/3" in out.err  # the progress bar
     assert "\r" not in out.err  # not a terminal: plain lines, not a bar redrawn in place
+
+
+def test_c1_simulate_on_two_workers_gives_the_summary_of_one_process(tmp_path, capsys):
+    """The same seeds of the standard three-culture game (C1) in this process and in two
+    worker processes: the same summary, the same file, all but the run's pace (table)."""
+    args = ["simulate", "greenland", "--games", "4", "--seed", "21"]
+    found = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"jobs-{jobs}.json"
+        assert (
+            main(
+                [
+                    *args,
+                    "--bots",
+                    "greedy,random,random",
+                    "--jobs",
+                    jobs,
+                    "--json",
+                    "--summary",
+                    str(target),
+                ]
+            )
+            == 0
+        )
+        printed = json.loads(capsys.readouterr().out)
+        written = json.loads(target.read_text(encoding="utf-8"))
+        assert printed == written and written["run"]["jobs"] == int(jobs)
+        found.append({k: v for k, v in written.items() if k not in ("games_per_s", "run")})
+    assert found[0] == found[1]
+    summary = found[0]
+    assert summary["bots"] == {"red": "greedy", "yellow": "random", "green": "random"}
+    assert [row["seed"] for row in summary["rows"]] == [21, 22, 23, 24]
+    assert summary["module"]["id"] == "greenland" and summary["variant"] == "standard"
+    (deck,) = summary["revision"].values()
+    assert len(deck["sha256"]) == 64 and deck["file"] == f"{deck['deck']}.csv"
+    for row in summary["rows"]:
+        assert row["first"] in ("red", "yellow", "green") and row["turns"] >= 1
+
+
+def test_table_bench_times_simulated_games_and_says_how_many():
+    """``sim_10k_games_s`` from a shorter run says it was scaled (the figure is not tested)."""
+    said: list[str] = []
+    found = bench.sim_10k_games(said.append, games=3, jobs=2)
+    assert found["sim_10k_games_measured_games"] == 3
+    assert found["sim_10k_games_jobs"] == 2 and found["sim_10k_games_seats"] == 3
+    assert found["sim_10k_games_module"] == "greenland"
+    assert found["sim_10k_games_s"] > 0 and found["sim_10k_games_cpu_s"] > 0
+    assert said[0].startswith("3 Greenland games by random bots on 2 processes")
+    assert said[-1] == "3/3 games"
 
 
 def test_simulate_saves_logs_that_open(tmp_path, capsys):
