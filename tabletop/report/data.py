@@ -376,7 +376,17 @@ def simulated_games(
             progress(f"bot games: {done} of {total}")
 
     with tempfile.TemporaryDirectory(prefix="tabletop-report-") as folder:
-        simulate(game, variant, [bot], games, seed, seats=seats, save_logs=folder, progress=tick)
+        simulate(
+            game,
+            variant,
+            [bot],
+            games,
+            seed,
+            seats=seats,
+            save_logs=folder,
+            progress=tick,
+            jobs=None,
+        )
         problems: list[str] = []
         facts = read_facts(game_files([folder])[0], problems)
     if problems:
