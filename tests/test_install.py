@@ -24,7 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # what the wheel is built from (setup.py maps resources/ into the package tabletop)
 SOURCES = ("tabletop", "rules_assist", "resources", "pyproject.toml", "setup.py", "README.md")
 # what the frozen program is built from
-FROZEN_SOURCES = ("tabletop", "rules_assist", "resources", "packaging")
+FROZEN_SOURCES = (
+    "tabletop",
+    "rules_assist",
+    "resources",
+    "packaging/tabletop.spec",
+    "packaging/tabletop_main.py",
+    "packaging/tabletop.svg",
+)
 
 
 def _environment(**extra: str) -> dict[str, str]:
@@ -131,12 +138,13 @@ def _frozen_program(tmp_path: Path) -> Path:
     sources, else a new build in tmp_path."""
     built = ROOT / "dist" / "tabletop" / "tabletop"
     if built.is_file():
-        newest = max(
-            p.stat().st_mtime
+        files = [ROOT / name for name in FROZEN_SOURCES if (ROOT / name).is_file()] + [
+            p
             for name in FROZEN_SOURCES
             for p in (ROOT / name).rglob("*")
             if p.is_file() and "__pycache__" not in p.parts
-        )
+        ]
+        newest = max(p.stat().st_mtime for p in files)
         if built.stat().st_mtime > newest:
             return built
     _run(
