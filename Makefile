@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test imports lint format bench bench-instructions conformance looot-oracle clean
+.PHONY: run test imports lint format bench bench-instructions conformance looot-oracle package install-desktop clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -57,6 +57,26 @@ conformance: $(STAMP)
 looot-oracle: $(STAMP)
 	LOOOT_ORACLE_GAMES=$${LOOOT_ORACLE_GAMES:-1000} LOOOT_ORACLE_SEED=$${LOOOT_ORACLE_SEED:-1001} \
 	  $(BIN)/python -m pytest -m slow -k few -rs -p no:cacheprovider tests/looot/test_oracle_agreement.py
+
+# The desktop app: PyInstaller (the `package` extra, installed here when missing) freezes the
+# program with its game modules into dist/tabletop/ (run dist/tabletop/tabletop).
+package: $(STAMP)
+	@$(BIN)/python -c 'import PyInstaller' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[test,package]'
+	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/tabletop.spec
+
+# The desktop entry, its icon and the game log's file type for this user (XDG paths). The entry starts PROGRAM: the packaged
+# app when `make package` has built it, else the `tabletop` on the PATH (pip, pipx), else the
+# checkout's own.
+XDG_DATA_HOME ?= $(HOME)/.local/share
+PROGRAM ?= $(firstword $(wildcard $(CURDIR)/dist/tabletop/tabletop) $(shell command -v tabletop) $(CURDIR)/$(BIN)/tabletop)
+install-desktop:
+	@install -d "$(XDG_DATA_HOME)/applications" "$(XDG_DATA_HOME)/icons/hicolor/scalable/apps" "$(XDG_DATA_HOME)/mime/packages"
+	@sed 's|^Exec=tabletop |Exec="$(PROGRAM)" |' packaging/tabletop.desktop > "$(XDG_DATA_HOME)/applications/tabletop.desktop"
+	@install -m 644 packaging/tabletop.svg "$(XDG_DATA_HOME)/icons/hicolor/scalable/apps/tabletop.svg"
+	@install -m 644 packaging/tabletop-mime.xml "$(XDG_DATA_HOME)/mime/packages/tabletop.xml"
+	@-command -v update-mime-database >/dev/null && update-mime-database "$(XDG_DATA_HOME)/mime"
+	@-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(XDG_DATA_HOME)/applications"
+	@echo "installed $(XDG_DATA_HOME)/applications/tabletop.desktop (starts $(PROGRAM))"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

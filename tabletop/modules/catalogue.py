@@ -17,14 +17,21 @@ DEFAULT_MODULE = "proto"
 
 
 def resources_dir() -> Path:
-    """The resources folder (TABLETOP_RESOURCES overrides it)."""
+    """The resources folder: where TABLETOP_RESOURCES points; in a frozen (PyInstaller) build
+    the bundled one; in an installed program (pip, pipx) the package's data,
+    ``tabletop/resources/`` (setup.py puts it there); in a checkout ``resources/`` beside the
+    packages."""
     override = os.environ.get("TABLETOP_RESOURCES")
     if override:
         return Path(override)
-    bundle = getattr(sys, "_MEIPASS", None)  # a frozen (PyInstaller) build
+    bundle = getattr(sys, "_MEIPASS", None)
     if bundle:
         return Path(bundle) / "resources"
-    return Path(__file__).resolve().parent.parent.parent / "resources"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "resources"
+    if installed.is_dir():
+        return installed
+    return package.parent / "resources"
 
 
 def module_ids() -> list[str]:

@@ -20,7 +20,14 @@ from PySide6.QtCore import (
     QUrl,
     qInstallMessageHandler,
 )
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -1649,6 +1656,10 @@ def application() -> QApplication:
     app = QApplication.instance() or QApplication([])
     app.setApplicationName("tabletop")
     app.setOrganizationName("tabletop")
+    # the desktop entry and icon of `make install-desktop` (packaging/), when installed
+    app.setDesktopFileName("tabletop")
+    if QIcon.hasThemeIcon("tabletop"):
+        app.setWindowIcon(QIcon.fromTheme("tabletop"))
     return app
 
 
