@@ -25,7 +25,9 @@ at the target is untouched.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import io
 import math
 import os
 import re
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PIL import Image
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRect, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -483,7 +486,7 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
         _paint_bands(painter, frame)
     finally:
         painter.end()
-    data = bytes(buffer.data().data())
+    data = compact_svg(bytes(buffer.data().data()))
     # Qt gives the size in millimetres; a snapshot's size is in pixels, like the PNG's
     data, count = re.subn(
         rb'<svg width="[^"]*" height="[^"]*"',
@@ -498,6 +501,78 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
     except OSError as exc:
         raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
     progress(1, 1)
+
+
+_EMPTY_GROUP = re.compile(rb"<g [^>]*>\s*</g>\n*")
+_GROUP_TAG = re.compile(rb"<g [^>]*>")
+_GROUP_FONT = re.compile(rb'\s*font-(?:family|size|weight|style)="[^"]*"')
+_PICTURE = re.compile(rb"<image\b[^>]*>")
+_DATA = re.compile(rb'(xlink:href="data:image/png;base64,)([^"]*)')
+PICTURE_COLOURS = 256  # a piece's picture in an SVG: its flat colours, shades and outlines fit
+_GRADIENT = re.compile(
+    rb'<(linearGradient|radialGradient)\b([^>]*) id="([^"]+)">(.*?)</\1>\n?', re.S
+)
+
+
+def compact_svg(data: bytes) -> bytes:
+    """Qt's SVG without what it repeats: groups left empty by a change of pen or brush, the
+    font on every group (each text carries its own), gradients defined again for each
+    piece that uses the same one (the copies point at the first), and a picture embedded
+    again for each piece that looks the same (a card back, a cube: the copies are ``<use>``
+    of the first). The drawing is unchanged."""
+    data = _EMPTY_GROUP.sub(b"", data)
+    data = _GROUP_TAG.sub(lambda m: _GROUP_FONT.sub(b"", m.group(0)), data)
+    first: dict[tuple[bytes, bytes, bytes], bytes] = {}
+    same: dict[bytes, bytes] = {}
+
+    def keep_first(match: re.Match[bytes]) -> bytes:
+        kind, attributes, ident, body = match.groups()
+        known = first.setdefault((kind, attributes, body), ident)
+        if known == ident:
+            return match.group(0)
+        same[ident] = known
+        return b""
+
+    data = _GRADIENT.sub(keep_first, data)
+    pictures: dict[bytes, bytes] = {}
+
+    def once(match: re.Match[bytes]) -> bytes:
+        tag = match.group(0)
+        ident = pictures.get(tag)
+        if ident is not None:
+            return b'<use xlink:href="#' + ident + b'"/>'
+        ident = pictures[tag] = b"picture%d" % (len(pictures) + 1)
+        smaller = _DATA.sub(lambda m: m.group(1) + _fewer_colours(m.group(2)), tag)
+        return b'<image id="' + ident + b'"' + smaller[len(b"<image") :]
+
+    data = _PICTURE.sub(once, data)
+    if same:
+        data = re.sub(
+            rb"url\(#([^)]+)\)",
+            lambda m: b"url(#" + same.get(m.group(1), m.group(1)) + b")",
+            data,
+        )
+    return data
+
+
+def _fewer_colours(encoded: bytes) -> bytes:
+    """A PNG (base64) again with at most PICTURE_COLOURS colours (transparency kept), if
+    that is smaller. Pieces are flat colours, outlines and soft shades: a palette of 256
+    looks the same and takes about a quarter of the room."""
+    try:
+        picture = Image.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
+        picture.load()
+    except (OSError, ValueError):
+        return encoded
+    if picture.mode not in ("RGB", "RGBA"):
+        return encoded
+    fewer = picture.quantize(
+        PICTURE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    fewer.save(out, "PNG", optimize=True)
+    again = base64.b64encode(out.getvalue())
+    return again if len(again) < len(encoded) else encoded
 
 
 def _write_pdf(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
