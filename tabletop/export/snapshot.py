@@ -76,6 +76,8 @@ PDF_DPI = 288  # pieces in a PDF are embedded at four pixels to the point
 # least 0.5 (to stay legible) and at least the width over BAND_WIDTH (a snapshot is mostly
 # looked at whole, so a wide one gets larger text)
 CAPTION_PX, CAPTION_BAND = 26, 56
+HEADER_PX, HEADER_LINE, HEADER_PAD = 16, 22, 8
+HEADER_INK = QColor("#e4d9b0")
 LOG_PX, LOG_LINE, BAND_PAD = 15, 21, 12
 MIN_TEXT_SCALE = 0.5
 BAND_WIDTH = 2000
@@ -106,10 +108,11 @@ class Frame:
     scale: float
     width: int
     table_height: int
-    top: int  # the caption band (0 without a caption)
+    top: int  # the caption and header bands (0 without either)
     bottom: int  # the log band (0 without log lines)
     caption: str | None
     lines: tuple[str, ...]
+    header: tuple[str, ...] = ()  # the game's facts: game, revision, turn, phase, ... viewer
 
     @property
     def height(self) -> int:
@@ -138,23 +141,45 @@ def text_scale(width: int, scale: float) -> float:
 
 
 def band_heights(
-    width: int, scale: float, caption: str | None, log_lines: list[str] | None
+    width: int,
+    scale: float,
+    caption: str | None,
+    log_lines: list[str] | None,
+    header: list[str] | None = None,
 ) -> tuple[int, int]:
-    """The caption band (top) and the log band (bottom) of a snapshot ``width`` wide; 0 when absent."""
+    """The caption and header bands (top) and the log band (bottom) of a snapshot ``width``
+    wide; 0 when absent."""
     k = text_scale(width, scale)
     top = math.ceil(k * CAPTION_BAND) if _caption(caption) else 0
+    facts = _header(header)
+    if facts:
+        top += math.ceil(k * (HEADER_PAD * (1 if top else 2) + len(facts) * HEADER_LINE))
     lines = len(_log_lines(log_lines))
     bottom = math.ceil(k * (2 * BAND_PAD + lines * LOG_LINE)) if lines else 0
     return top, bottom
 
 
 def frame_for(
-    source: QRectF, scale: float, caption: str | None = None, log_lines: list[str] | None = None
+    source: QRectF,
+    scale: float,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+    header: list[str] | None = None,
 ) -> Frame:
     width, height = _units(source.width(), scale), _units(source.height(), scale)
     grown = QRectF(source.x(), source.y(), width / scale, height / scale)
-    top, bottom = band_heights(width, scale, caption, log_lines)
-    return Frame(grown, scale, width, height, top, bottom, _caption(caption), _log_lines(log_lines))
+    top, bottom = band_heights(width, scale, caption, log_lines, header)
+    return Frame(
+        grown,
+        scale,
+        width,
+        height,
+        top,
+        bottom,
+        _caption(caption),
+        _log_lines(log_lines),
+        _header(header),
+    )
 
 
 def snapshot_size(
@@ -162,9 +187,10 @@ def snapshot_size(
     scale: float = 1.0,
     caption: str | None = None,
     log_lines: list[str] | None = None,
+    header: list[str] | None = None,
 ) -> tuple[int, int]:
     """(width, height) of a snapshot: pixels of a PNG, px of an SVG, points of a PDF page."""
-    frame = frame_for(source, scale, caption, log_lines)
+    frame = frame_for(source, scale, caption, log_lines, header)
     return frame.width, frame.height
 
 
@@ -176,9 +202,71 @@ def table_source(scene: TableScene) -> QRectF:
     return rect.adjusted(-SOURCE_MARGIN, -SOURCE_MARGIN, SOURCE_MARGIN, SOURCE_MARGIN)
 
 
+REGION_MARGIN = 4 * PX_PER_MM  # around the named places of a part of the table
+LABEL_HEIGHT = 34  # a place's name above it, as the scene draws it (tabletop/ui/items.py)
+
+
+def region_source(scene: TableScene, names: list[str]) -> QRectF:
+    """The part of the table holding the named places or seats' areas: each place with its
+    name above it and every piece in it (a card's regions: the card), with a margin.
+    ExportError names the first unknown name."""
+    state = scene.state
+    wanted = [name.strip() for name in names if name.strip()]
+    if not wanted:
+        raise ExportError("name at least one place, e.g. --region market")
+    bounds = QRectF()
+    for name in wanted:
+        if name in state.places:
+            r = scene.layout.place_rect(name)
+            rect = QRectF(r.x, r.y - LABEL_HEIGHT, r.w, r.h + LABEL_HEIGHT)
+            for pid in state.places[name].contents:
+                item = scene.pieces.get(pid)
+                if item is not None:
+                    rect = rect.united(item.sceneBoundingRect())
+        elif name in scene.zones:
+            rect = scene.zones[name].sceneBoundingRect()
+        else:
+            known = sorted(p.id for p in state.places.values() if p.kind != "regions")
+            sample = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
+            raise ExportError(
+                f"there is no place or seat {name!r} on this table (places: {sample}; "
+                "'tabletop inspect FILE' lists them all)"
+            )
+        bounds = bounds.united(rect)
+    return bounds.adjusted(-REGION_MARGIN, -REGION_MARGIN, REGION_MARGIN, REGION_MARGIN)
+
+
+def crop_source(scene: TableScene, text: str) -> QRectF:
+    """The part ``x,y,w,h`` of the whole table, in its units (the pixels of a whole-table
+    snapshot at scale 1, from its top left corner, bands left out). ExportError when it is
+    not four numbers, not a positive size, or not inside the table."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        x, y, w, h = (float(p) for p in parts)
+    except ValueError:
+        raise ExportError(
+            f"--crop {text!r}: write it as x,y,w,h, e.g. --crop 0,0,1200,800"
+        ) from None
+    if not all(math.isfinite(v) for v in (x, y, w, h)) or w <= 0 or h <= 0 or x < 0 or y < 0:
+        raise ExportError(
+            f"--crop {text!r}: x and y must be 0 or more, the width and height more than 0"
+        )
+    table = table_source(scene)
+    if x + w > table.width() + 0.5 or y + h > table.height() + 0.5:
+        raise ExportError(
+            f"--crop {text!r} reaches past the table, which is "
+            f"{math.ceil(table.width()):,} x {math.ceil(table.height()):,} at scale 1"
+        )
+    return QRectF(table.x() + x, table.y() + y, w, h)
+
+
 def _caption(caption: str | None) -> str | None:
     text = " ".join((caption or "").split())
     return text or None
+
+
+def _header(header: list[str] | None) -> tuple[str, ...]:
+    return tuple(text for line in header or () if (text := " ".join(line.split())))
 
 
 # ---- exporting ---------------------------------------------------------------
@@ -192,11 +280,13 @@ def export_scene(
     log_lines: list[str] | None = None,
     progress: Progress | None = None,
     as_spectator: bool = False,
+    header: list[str] | None = None,
 ) -> None:
     """Write a snapshot of ``scene`` to ``path``; the suffix (.png, .svg, .pdf) picks the format.
 
     ``source`` is the part of the table (scene units; the whole table by default),
-    ``caption`` a title band above it, ``log_lines`` a band of log lines below it.
+    ``caption`` a title band above it, ``header`` the game's facts under the caption
+    (tabletop/export/header.py), ``log_lines`` a band of log lines below the table.
     ``progress(done, total)`` is called as the table is rendered. Raises
     ExportError with a plain message, and then nothing was written.
     """
@@ -207,7 +297,7 @@ def export_scene(
     source = QRectF(source) if source is not None else table_source(scene)
     if not source.isValid() or source.isEmpty():
         raise ExportError("there is nothing to export: the chosen part of the table is empty")
-    frame = frame_for(source, float(scale), caption, log_lines)
+    frame = frame_for(source, float(scale), caption, log_lines, header)
     report = progress or (lambda done, total: None)
     with _privacy(scene, as_spectator):
         if suffix == ".png":
@@ -324,20 +414,37 @@ def _paint_bands(painter: QPainter, frame: Frame) -> None:
     pad = BAND_PAD * k
     painter.save()
     if frame.top:
-        band = QRectF(0, 0, frame.width, frame.top)
-        painter.fillRect(band, BAND)
+        painter.fillRect(QRectF(0, 0, frame.width, frame.top), BAND)
         painter.fillRect(QRectF(0, frame.top - max(1.0, k), frame.width, max(1.0, k)), BAND_RULE)
-        font = _font(SANS_FAMILIES, CAPTION_PX * k, bold=True)
-        text_rect = band.adjusted(pad * 1.5, 0, -pad * 1.5, 0)
+        y = 0.0
+        if frame.caption:
+            band = QRectF(0, 0, frame.width, CAPTION_BAND * k)
+            font = _font(SANS_FAMILIES, CAPTION_PX * k, bold=True)
+            text_rect = band.adjusted(pad * 1.5, 0, -pad * 1.5, 0)
+            painter.setFont(font)
+            painter.setPen(CAPTION_INK)
+            painter.drawText(
+                text_rect,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                QFontMetricsF(font).elidedText(
+                    frame.caption, Qt.TextElideMode.ElideRight, text_rect.width()
+                ),
+            )
+            y = band.bottom()
+        else:
+            y = HEADER_PAD * k
+        font = _font(SANS_FAMILIES, HEADER_PX * k)
+        metrics = QFontMetricsF(font)
         painter.setFont(font)
-        painter.setPen(CAPTION_INK)
-        painter.drawText(
-            text_rect,
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            QFontMetricsF(font).elidedText(
-                frame.caption or "", Qt.TextElideMode.ElideRight, text_rect.width()
-            ),
-        )
+        painter.setPen(HEADER_INK)
+        width = frame.width - 3 * pad
+        for i, line in enumerate(frame.header):
+            row = QRectF(pad * 1.5, y + i * HEADER_LINE * k, width, HEADER_LINE * k)
+            painter.drawText(
+                row,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                metrics.elidedText(line, Qt.TextElideMode.ElideRight, width),
+            )
     if frame.bottom:
         y0 = frame.top + frame.table_height
         painter.fillRect(QRectF(0, y0, frame.width, frame.bottom), BAND)
@@ -384,11 +491,12 @@ def _too_large(frame: Frame, limit: int, unit: str, what: str) -> ExportError:
 def _fitting_scale(frame: Frame, limit: int) -> float | None:
     caption = frame.caption
     lines = list(frame.lines)
+    header = list(frame.header)
     # the frame's source was grown to whole units; the chosen source is at most a unit smaller
     source = frame.source
     scale = math.floor(min(limit / source.width(), limit / source.height()) * 100) / 100
     while scale >= MIN_SCALE:
-        if max(snapshot_size(source, scale, caption, lines)) <= limit:
+        if max(snapshot_size(source, scale, caption, lines, header)) <= limit:
             return scale
         scale = round(scale - 0.01, 2)
     return None
@@ -459,7 +567,7 @@ def _render_image(scene: TableScene, frame: Frame, progress: Progress) -> QImage
 
 
 def _describe(frame: Frame) -> str:
-    parts = [f"A snapshot of the table, made by tabletop {__version__}."]
+    parts = [f"A snapshot of the table, made by tabletop {__version__}.", *frame.header]
     if frame.lines:
         parts += ["", "The log up to this moment:", *frame.lines]
     return "\n".join(parts)
