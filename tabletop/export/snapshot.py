@@ -69,6 +69,9 @@ TILE_SIZE = 2048  # pixels; read at each export, so tests may make it small
 MAX_PNG_SIDE = 12_000
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers accept
 MIN_SCALE, MAX_SCALE = 0.05, 16.0
+# a picture this wide opens anywhere (viewers, chat programs, Qt's own reader); the export
+# dialog and the clipboard propose a scale that keeps to it
+OPENS_ANYWHERE = 4096
 SOURCE_MARGIN = 10 * PX_PER_MM  # around everything on the table
 SVG_DETAIL = 2  # an SVG is drawn at twice its size, so its pieces stay sharp zoomed in
 PDF_DPI = 288  # pieces in a PDF are embedded at four pixels to the point
@@ -500,6 +503,48 @@ def _fitting_scale(frame: Frame, limit: int) -> float | None:
             return scale
         scale = round(scale - 0.01, 2)
     return None
+
+
+def snapshot_image(
+    scene: TableScene,
+    source: QRectF,
+    scale: float = 1.0,
+    *,
+    caption: str | None = None,
+    header: list[str] | None = None,
+    log_lines: list[str] | None = None,
+    as_spectator: bool = False,
+) -> QImage:
+    """A snapshot as an image in memory (for the clipboard, a preview), drawn as
+    ``export_scene`` draws a PNG: the same bands, the same privacy."""
+    if not (isinstance(scale, int | float) and MIN_SCALE <= scale <= MAX_SCALE):
+        raise ExportError(f"the scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale}")
+    if not source.isValid() or source.isEmpty():
+        raise ExportError("there is nothing to draw: the chosen part of the table is empty")
+    frame = frame_for(source, float(scale), caption, log_lines, header)
+    with _privacy(scene, as_spectator):
+        return _render_image(scene, frame, lambda done, total: None)
+
+
+def fitting_width_scale(
+    source: QRectF,
+    preferred: float,
+    max_width: int,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+    header: list[str] | None = None,
+) -> float:
+    """``preferred``, or the largest scale (in hundredths) under it whose snapshot is at most
+    ``max_width`` wide; never below MIN_SCALE."""
+    scale = preferred
+    if _units(source.width(), scale) > max_width:
+        scale = math.floor(max_width / source.width() * 100) / 100
+    while (
+        scale > MIN_SCALE
+        and snapshot_size(source, scale, caption, log_lines, header)[0] > max_width
+    ):
+        scale = round(scale - 0.01, 2)
+    return max(MIN_SCALE, scale)
 
 
 def png_bytes_of_view(

@@ -521,7 +521,18 @@ def test_the_dialog_exports_the_part_in_view(on_screen, qtbot, tmp_path: Path) -
     qtbot.addWidget(dialog)
     default = Path(dialog.file_edit.text())
     assert default.parent == tmp_path / "games" and default.name == "game-entry18.png"
-    assert dialog.scale_box.value() == 2 and dialog.log_box.value() == 8
+    assert dialog.log_box.value() == 8
+    # PNG's scale 2, lowered so the whole table is at most 4096 pixels wide
+    proposed = dialog.scale_box.value()
+    assert 1 < proposed < 2
+    size = snapshot_size(
+        table_source(scene),
+        proposed,
+        dialog.caption_edit.text(),
+        dialog.log_lines(),
+        dialog.header(),
+    )
+    assert 4000 < size[0] <= 4096
     assert "after entry 18 of 18" in dialog.caption_edit.text()
     assert not dialog.show_hand.isHidden() and not dialog.show_hand.isChecked()
 
@@ -532,7 +543,7 @@ def test_the_dialog_exports_the_part_in_view(on_screen, qtbot, tmp_path: Path) -
     out = tmp_path / "visible.png"
     dialog.file_edit.setText(str(out))
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
-    expected = snapshot_size(visible, 1.0, "What may Red buy?", dialog.log_lines())
+    expected = snapshot_size(visible, 1.0, "What may Red buy?", dialog.log_lines(), dialog.header())
     assert dialog.size_label.text().startswith(f"{expected[0]:,} x {expected[1]:,} pixels")
     assert dialog.export() and dialog.result() == ExportDialog.DialogCode.Accepted
     img = image(out)
