@@ -10,8 +10,14 @@ of a PDF page (1 px = 1 pt), so the three formats of one snapshot have one size.
 PNG. The table is rendered tile by tile (``TILE_SIZE`` pixels square, a progress
 step each) into one image, which can be at most ``MAX_PNG_SIDE`` pixels on a side
 (12,000 x 12,000 holds about 576 MB); past that the export is refused with the
-largest scale that fits. SVG and PDF are vector drawings with the pieces embedded
-as images drawn at a higher resolution (``SVG_DETAIL``, ``PDF_DPI``).
+largest scale that fits. A PDF draws the pieces as shapes and text (``PDF_DPI`` is
+the resolution of what little is still a picture). An SVG embeds the pieces as
+pictures drawn at ``SVG_DETAIL`` pixels per unit (SVG Tiny has no clipping, which the
+card art needs), each distinct look once, in at most 256 colours (``compact_svg``).
+
+Parts and header. ``region_source`` is the part holding named places, ``crop_source``
+a rectangle in the whole table's units; ``header`` lines (tabletop/export/header.py)
+go in a band under the caption. ``OPENS_ANYWHERE`` is the width the window proposes.
 
 Privacy. A snapshot shows what the scene's viewer may see: a seat sees its own
 hand; anyone else (no seat, the referee) is treated as a spectator, who sees the

@@ -105,7 +105,10 @@ class ExportDialog(QDialog):
         self.preview = QLabel()
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.preview.setMinimumSize(PREVIEW_SIDE, PREVIEW_SIDE // 2)
-        self.preview.setToolTip("What the snapshot will show (its header and log band too)")
+        self.preview.setToolTip(
+            "The part of the table the snapshot will show, as its viewer sees it "
+            "(the caption and header above it, the log band below)"
+        )
 
         self.caption_edit = QLineEdit(self._default_caption())
         self.caption_edit.setPlaceholderText("A title above the table (none if empty)")
@@ -298,7 +301,7 @@ class ExportDialog(QDialog):
         self.size_label.setStyleSheet("color: #b71c1c" if too_large else "")
 
     def _update_preview(self) -> None:
-        """The chosen part as it will look, small (what the viewer may see, bands included)."""
+        """The chosen part as it will look, small: what the snapshot's viewer may see."""
         source = self._chosen()
         scale = min(1.0, PREVIEW_SIDE / max(source.width(), source.height(), 1.0))
         try:
@@ -306,8 +309,6 @@ class ExportDialog(QDialog):
                 self.scene,
                 source,
                 max(snapshot.MIN_SCALE, scale),
-                caption=self.caption_edit.text(),
-                header=self.header(),
                 as_spectator=self.viewer() is None,
             )
         except ExportError as exc:
