@@ -10,8 +10,8 @@ of a PDF page (1 px = 1 pt), so the three formats of one snapshot have one size.
 PNG. The table is rendered tile by tile (``TILE_SIZE`` pixels square, a progress
 step each) into one image, which can be at most ``MAX_PNG_SIDE`` pixels on a side
 (12,000 x 12,000 holds about 576 MB); past that the export is refused with the
-largest scale that fits. A PDF draws the pieces as shapes and text (``PDF_DPI`` is
-the resolution of what little is still a picture). An SVG embeds the pieces as
+largest scale that fits. A PDF draws the cards as shapes and text, and the small
+pieces (cubes, disks, dice) as pictures at ``PDF_DPI``. An SVG embeds the pieces as
 pictures drawn at ``SVG_DETAIL`` pixels per unit (SVG Tiny has no clipping, which the
 card art needs), each distinct look once, in at most 256 colours (``compact_svg``).
 

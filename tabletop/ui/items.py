@@ -322,8 +322,10 @@ def _towards(p: QPointF, q: QPointF, distance: float) -> QPointF:
 
 
 def draws_vectors(painter: QPainter) -> bool:
-    """Whether pieces are drawn as shapes rather than pictures: into a PDF snapshot, which
-    keeps every shape, clip and font (an SVG gets pictures: SVG Tiny has no clipping)."""
+    """Whether cards are drawn as shapes rather than pictures: into a PDF snapshot, which
+    keeps every shape, clip and font (an SVG gets pictures: SVG Tiny has no clipping).
+    Cubes, disks and dice stay pictures there too: small, and their translucent shine is
+    not one a PDF reader draws as the window does."""
     engine = painter.paintEngine()
     return engine is not None and engine.type() == QPaintEngine.Type.Pdf
 
@@ -368,7 +370,7 @@ class PieceItem(QGraphicsItem):
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
         target = QRectF(0, 0, self.w, self.h)
-        if draws_vectors(painter):
+        if draws_vectors(painter) and self.art.shape_kind(self.piece) == "card":
             # the drawing itself: sharp at any zoom, and far smaller than a picture of every
             # piece embedded at a high resolution
             self.art.paint(painter, target, self.piece, self.visible_face)
