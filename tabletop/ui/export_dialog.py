@@ -63,6 +63,7 @@ class ExportDialog(QDialog):
         self._scale_touched = False
         self._confirmed: str | None = None  # a file the chooser already asked to replace
         self.written: Path | None = None
+        self._headers: dict[str | None, list[str]] = {}
 
         self.whole = QRadioButton("The whole table")
         self.visible = QRadioButton("The part in view")
@@ -214,8 +215,12 @@ class ExportDialog(QDialog):
         return None
 
     def header(self) -> list[str]:
-        """The game's facts above the table, and whose view it is."""
-        return snapshot_header(self.session, self.viewer())
+        """The game's facts above the table, and whose view it is (counted once a viewer:
+        the table does not change while the dialog is open)."""
+        viewer = self.viewer()
+        if viewer not in self._headers:
+            self._headers[viewer] = snapshot_header(self.session, viewer)
+        return self._headers[viewer]
 
     def log_lines(self) -> list[str]:
         count = self.log_box.value()
