@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QPoint, QRectF, QSettings, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QImage
 from PySide6.QtWidgets import QApplication
 
 from tabletop.core import actions
@@ -142,4 +142,28 @@ def test_ctrl_shift_c_copies_a_spectators_snapshot_to_the_clipboard(
     table = seen.copy(0, top, seen.width(), seen.height() - top)
     assert table == swapped.copy(0, top, seen.width(), seen.height() - top)
     assert snapshot_image(window.scene, box, 1.0) != own  # red would have seen the change
+    window.close()
+
+
+def test_the_tables_context_menu_offers_copy_and_export(
+    qtbot,  # noqa: ANN001
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    window = window_with(qtbot, tmp_path, "proto", monkeypatch)
+    seen: list[list[str]] = []
+
+    def read_menu() -> None:
+        menu = QApplication.activePopupWidget()
+        assert menu is not None
+        seen.append([a.text() for a in menu.actions()])
+        menu.close()
+
+    QTimer.singleShot(0, read_menu)
+    viewport = window.view.viewport()
+    corner = viewport.rect().bottomRight() - QPoint(5, 5)  # felt, no piece
+    # the event a right click gives the table (QTest's clicks do not make one)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, corner, viewport.mapToGlobal(corner))
+    QApplication.sendEvent(viewport, event)
+    assert seen and "&Copy snapshot" in seen[0] and "&Export snapshot…" in seen[0]
     window.close()
