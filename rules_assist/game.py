@@ -301,6 +301,11 @@ class Game:
     def score(self, state: TableState) -> list[dict[str, Any]] | None:
         return None
 
+    def first_player(self, state: TableState) -> str | None:
+        """The seat that goes first this turn (a snapshot's header names it); None for a
+        game without one."""
+        return None
+
     has_score = False
 
     has_bots = False  # known without loading the bots

@@ -293,12 +293,15 @@ def cmd_render(args: argparse.Namespace) -> int:
             caption=args.caption,
             log_count=args.log if module is not None else 0,
             viewer=args.seat,
+            region=args.region.split(",") if args.region is not None else None,
+            crop=args.crop,
         )
     finally:
         game.close()
     at = table.seq if args.at is None else args.at
     who = f"as {seats[args.seat]} sees it" if args.seat else "as a spectator sees it"
-    print(f"{args.output}: the table of {args.file} after entry {at} of {table.seq}, {who}")
+    part = f" ({args.region})" if args.region else f" (crop {args.crop})" if args.crop else ""
+    print(f"{args.output}: the table{part} of {args.file} after entry {at} of {table.seq}, {who}")
     return 0
 
 

@@ -187,6 +187,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seat", help="draw what this seat sees (its own hand too); a spectator's view otherwise"
     )
+    part = p.add_mutually_exclusive_group()
+    part.add_argument(
+        "--region",
+        metavar="PLACE[,PLACE...]",
+        help="draw only these places (or seats' areas) and their pieces, e.g. --region market,hand_red",
+    )
+    part.add_argument(
+        "--crop",
+        metavar="X,Y,W,H",
+        help="draw only this part of the table, in the units of a whole-table snapshot at "
+        "scale 1 (pixels from its top left, bands left out)",
+    )
 
     p = sub.add_parser(
         "deck", help="revisions of a module's deck: list them, import one, compare two"

@@ -155,6 +155,12 @@ class GreenlandGame(Game):
 
         return score_table(state, self.module)
 
+    def first_player(self, state: TableState) -> str | None:
+        """This turn's first player (A2: the event names it; the first culture seated before)."""
+        from .sequence import current_first, view_of
+
+        return current_first(view_of(state, self.cards))
+
     has_bots = True
 
     @property

@@ -10,8 +10,14 @@ of a PDF page (1 px = 1 pt), so the three formats of one snapshot have one size.
 PNG. The table is rendered tile by tile (``TILE_SIZE`` pixels square, a progress
 step each) into one image, which can be at most ``MAX_PNG_SIDE`` pixels on a side
 (12,000 x 12,000 holds about 576 MB); past that the export is refused with the
-largest scale that fits. SVG and PDF are vector drawings with the pieces embedded
-as images drawn at a higher resolution (``SVG_DETAIL``, ``PDF_DPI``).
+largest scale that fits. A PDF draws the cards as shapes and text, and the small
+pieces (cubes, disks, dice) as pictures at ``PDF_DPI``. An SVG embeds the pieces as
+pictures drawn at ``SVG_DETAIL`` pixels per unit (SVG Tiny has no clipping, which the
+card art needs), each distinct look once, in at most 256 colours (``compact_svg``).
+
+Parts and header. ``region_source`` is the part holding named places, ``crop_source``
+a rectangle in the whole table's units; ``header`` lines (tabletop/export/header.py)
+go in a band under the caption. ``OPENS_ANYWHERE`` is the width the window proposes.
 
 Privacy. A snapshot shows what the scene's viewer may see: a seat sees its own
 hand; anyone else (no seat, the referee) is treated as a spectator, who sees the
@@ -25,7 +31,9 @@ at the target is untouched.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import io
 import math
 import os
 import re
@@ -36,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PIL import Image
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRect, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -66,6 +75,9 @@ TILE_SIZE = 2048  # pixels; read at each export, so tests may make it small
 MAX_PNG_SIDE = 12_000
 MAX_PDF_SIDE = 14_400  # points (200 inches): the largest page PDF readers accept
 MIN_SCALE, MAX_SCALE = 0.05, 16.0
+# a picture this wide opens anywhere (viewers, chat programs, Qt's own reader); the export
+# dialog and the clipboard propose a scale that keeps to it
+OPENS_ANYWHERE = 4096
 SOURCE_MARGIN = 10 * PX_PER_MM  # around everything on the table
 SVG_DETAIL = 2  # an SVG is drawn at twice its size, so its pieces stay sharp zoomed in
 PDF_DPI = 288  # pieces in a PDF are embedded at four pixels to the point
@@ -73,6 +85,8 @@ PDF_DPI = 288  # pieces in a PDF are embedded at four pixels to the point
 # least 0.5 (to stay legible) and at least the width over BAND_WIDTH (a snapshot is mostly
 # looked at whole, so a wide one gets larger text)
 CAPTION_PX, CAPTION_BAND = 26, 56
+HEADER_PX, HEADER_LINE, HEADER_PAD = 16, 22, 8
+HEADER_INK = QColor("#e4d9b0")
 LOG_PX, LOG_LINE, BAND_PAD = 15, 21, 12
 MIN_TEXT_SCALE = 0.5
 BAND_WIDTH = 2000
@@ -103,10 +117,11 @@ class Frame:
     scale: float
     width: int
     table_height: int
-    top: int  # the caption band (0 without a caption)
+    top: int  # the caption and header bands (0 without either)
     bottom: int  # the log band (0 without log lines)
     caption: str | None
     lines: tuple[str, ...]
+    header: tuple[str, ...] = ()  # the game's facts: game, revision, turn, phase, ... viewer
 
     @property
     def height(self) -> int:
@@ -135,23 +150,45 @@ def text_scale(width: int, scale: float) -> float:
 
 
 def band_heights(
-    width: int, scale: float, caption: str | None, log_lines: list[str] | None
+    width: int,
+    scale: float,
+    caption: str | None,
+    log_lines: list[str] | None,
+    header: list[str] | None = None,
 ) -> tuple[int, int]:
-    """The caption band (top) and the log band (bottom) of a snapshot ``width`` wide; 0 when absent."""
+    """The caption and header bands (top) and the log band (bottom) of a snapshot ``width``
+    wide; 0 when absent."""
     k = text_scale(width, scale)
     top = math.ceil(k * CAPTION_BAND) if _caption(caption) else 0
+    facts = _header(header)
+    if facts:
+        top += math.ceil(k * (HEADER_PAD * (1 if top else 2) + len(facts) * HEADER_LINE))
     lines = len(_log_lines(log_lines))
     bottom = math.ceil(k * (2 * BAND_PAD + lines * LOG_LINE)) if lines else 0
     return top, bottom
 
 
 def frame_for(
-    source: QRectF, scale: float, caption: str | None = None, log_lines: list[str] | None = None
+    source: QRectF,
+    scale: float,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+    header: list[str] | None = None,
 ) -> Frame:
     width, height = _units(source.width(), scale), _units(source.height(), scale)
     grown = QRectF(source.x(), source.y(), width / scale, height / scale)
-    top, bottom = band_heights(width, scale, caption, log_lines)
-    return Frame(grown, scale, width, height, top, bottom, _caption(caption), _log_lines(log_lines))
+    top, bottom = band_heights(width, scale, caption, log_lines, header)
+    return Frame(
+        grown,
+        scale,
+        width,
+        height,
+        top,
+        bottom,
+        _caption(caption),
+        _log_lines(log_lines),
+        _header(header),
+    )
 
 
 def snapshot_size(
@@ -159,9 +196,10 @@ def snapshot_size(
     scale: float = 1.0,
     caption: str | None = None,
     log_lines: list[str] | None = None,
+    header: list[str] | None = None,
 ) -> tuple[int, int]:
     """(width, height) of a snapshot: pixels of a PNG, px of an SVG, points of a PDF page."""
-    frame = frame_for(source, scale, caption, log_lines)
+    frame = frame_for(source, scale, caption, log_lines, header)
     return frame.width, frame.height
 
 
@@ -173,9 +211,71 @@ def table_source(scene: TableScene) -> QRectF:
     return rect.adjusted(-SOURCE_MARGIN, -SOURCE_MARGIN, SOURCE_MARGIN, SOURCE_MARGIN)
 
 
+REGION_MARGIN = 4 * PX_PER_MM  # around the named places of a part of the table
+LABEL_HEIGHT = 34  # a place's name above it, as the scene draws it (tabletop/ui/items.py)
+
+
+def region_source(scene: TableScene, names: list[str]) -> QRectF:
+    """The part of the table holding the named places or seats' areas: each place with its
+    name above it and every piece in it (a card's regions: the card), with a margin.
+    ExportError names the first unknown name."""
+    state = scene.state
+    wanted = [name.strip() for name in names if name.strip()]
+    if not wanted:
+        raise ExportError("name at least one place, e.g. --region market")
+    bounds = QRectF()
+    for name in wanted:
+        if name in state.places:
+            r = scene.layout.place_rect(name)
+            rect = QRectF(r.x, r.y - LABEL_HEIGHT, r.w, r.h + LABEL_HEIGHT)
+            for pid in state.places[name].contents:
+                item = scene.pieces.get(pid)
+                if item is not None:
+                    rect = rect.united(item.sceneBoundingRect())
+        elif name in scene.zones:
+            rect = scene.zones[name].sceneBoundingRect()
+        else:
+            known = sorted(p.id for p in state.places.values() if p.kind != "regions")
+            sample = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
+            raise ExportError(
+                f"there is no place or seat {name!r} on this table (places: {sample}; "
+                "'tabletop inspect FILE' lists them all)"
+            )
+        bounds = bounds.united(rect)
+    return bounds.adjusted(-REGION_MARGIN, -REGION_MARGIN, REGION_MARGIN, REGION_MARGIN)
+
+
+def crop_source(scene: TableScene, text: str) -> QRectF:
+    """The part ``x,y,w,h`` of the whole table, in its units (the pixels of a whole-table
+    snapshot at scale 1, from its top left corner, bands left out). ExportError when it is
+    not four numbers, not a positive size, or not inside the table."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        x, y, w, h = (float(p) for p in parts)
+    except ValueError:
+        raise ExportError(
+            f"--crop {text!r}: write it as x,y,w,h, e.g. --crop 0,0,1200,800"
+        ) from None
+    if not all(math.isfinite(v) for v in (x, y, w, h)) or w <= 0 or h <= 0 or x < 0 or y < 0:
+        raise ExportError(
+            f"--crop {text!r}: x and y must be 0 or more, the width and height more than 0"
+        )
+    table = table_source(scene)
+    if x + w > table.width() + 0.5 or y + h > table.height() + 0.5:
+        raise ExportError(
+            f"--crop {text!r} reaches past the table, which is "
+            f"{math.ceil(table.width()):,} x {math.ceil(table.height()):,} at scale 1"
+        )
+    return QRectF(table.x() + x, table.y() + y, w, h)
+
+
 def _caption(caption: str | None) -> str | None:
     text = " ".join((caption or "").split())
     return text or None
+
+
+def _header(header: list[str] | None) -> tuple[str, ...]:
+    return tuple(text for line in header or () if (text := " ".join(line.split())))
 
 
 # ---- exporting ---------------------------------------------------------------
@@ -189,11 +289,13 @@ def export_scene(
     log_lines: list[str] | None = None,
     progress: Progress | None = None,
     as_spectator: bool = False,
+    header: list[str] | None = None,
 ) -> None:
     """Write a snapshot of ``scene`` to ``path``; the suffix (.png, .svg, .pdf) picks the format.
 
     ``source`` is the part of the table (scene units; the whole table by default),
-    ``caption`` a title band above it, ``log_lines`` a band of log lines below it.
+    ``caption`` a title band above it, ``header`` the game's facts under the caption
+    (tabletop/export/header.py), ``log_lines`` a band of log lines below the table.
     ``progress(done, total)`` is called as the table is rendered. Raises
     ExportError with a plain message, and then nothing was written.
     """
@@ -204,7 +306,7 @@ def export_scene(
     source = QRectF(source) if source is not None else table_source(scene)
     if not source.isValid() or source.isEmpty():
         raise ExportError("there is nothing to export: the chosen part of the table is empty")
-    frame = frame_for(source, float(scale), caption, log_lines)
+    frame = frame_for(source, float(scale), caption, log_lines, header)
     report = progress or (lambda done, total: None)
     with _privacy(scene, as_spectator):
         if suffix == ".png":
@@ -321,20 +423,37 @@ def _paint_bands(painter: QPainter, frame: Frame) -> None:
     pad = BAND_PAD * k
     painter.save()
     if frame.top:
-        band = QRectF(0, 0, frame.width, frame.top)
-        painter.fillRect(band, BAND)
+        painter.fillRect(QRectF(0, 0, frame.width, frame.top), BAND)
         painter.fillRect(QRectF(0, frame.top - max(1.0, k), frame.width, max(1.0, k)), BAND_RULE)
-        font = _font(SANS_FAMILIES, CAPTION_PX * k, bold=True)
-        text_rect = band.adjusted(pad * 1.5, 0, -pad * 1.5, 0)
+        y = 0.0
+        if frame.caption:
+            band = QRectF(0, 0, frame.width, CAPTION_BAND * k)
+            font = _font(SANS_FAMILIES, CAPTION_PX * k, bold=True)
+            text_rect = band.adjusted(pad * 1.5, 0, -pad * 1.5, 0)
+            painter.setFont(font)
+            painter.setPen(CAPTION_INK)
+            painter.drawText(
+                text_rect,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                QFontMetricsF(font).elidedText(
+                    frame.caption, Qt.TextElideMode.ElideRight, text_rect.width()
+                ),
+            )
+            y = band.bottom()
+        else:
+            y = HEADER_PAD * k
+        font = _font(SANS_FAMILIES, HEADER_PX * k)
+        metrics = QFontMetricsF(font)
         painter.setFont(font)
-        painter.setPen(CAPTION_INK)
-        painter.drawText(
-            text_rect,
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            QFontMetricsF(font).elidedText(
-                frame.caption or "", Qt.TextElideMode.ElideRight, text_rect.width()
-            ),
-        )
+        painter.setPen(HEADER_INK)
+        width = frame.width - 3 * pad
+        for i, line in enumerate(frame.header):
+            row = QRectF(pad * 1.5, y + i * HEADER_LINE * k, width, HEADER_LINE * k)
+            painter.drawText(
+                row,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                metrics.elidedText(line, Qt.TextElideMode.ElideRight, width),
+            )
     if frame.bottom:
         y0 = frame.top + frame.table_height
         painter.fillRect(QRectF(0, y0, frame.width, frame.bottom), BAND)
@@ -381,14 +500,57 @@ def _too_large(frame: Frame, limit: int, unit: str, what: str) -> ExportError:
 def _fitting_scale(frame: Frame, limit: int) -> float | None:
     caption = frame.caption
     lines = list(frame.lines)
+    header = list(frame.header)
     # the frame's source was grown to whole units; the chosen source is at most a unit smaller
     source = frame.source
     scale = math.floor(min(limit / source.width(), limit / source.height()) * 100) / 100
     while scale >= MIN_SCALE:
-        if max(snapshot_size(source, scale, caption, lines)) <= limit:
+        if max(snapshot_size(source, scale, caption, lines, header)) <= limit:
             return scale
         scale = round(scale - 0.01, 2)
     return None
+
+
+def snapshot_image(
+    scene: TableScene,
+    source: QRectF,
+    scale: float = 1.0,
+    *,
+    caption: str | None = None,
+    header: list[str] | None = None,
+    log_lines: list[str] | None = None,
+    as_spectator: bool = False,
+) -> QImage:
+    """A snapshot as an image in memory (for the clipboard, a preview), drawn as
+    ``export_scene`` draws a PNG: the same bands, the same privacy."""
+    if not (isinstance(scale, int | float) and MIN_SCALE <= scale <= MAX_SCALE):
+        raise ExportError(f"the scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale}")
+    if not source.isValid() or source.isEmpty():
+        raise ExportError("there is nothing to draw: the chosen part of the table is empty")
+    frame = frame_for(source, float(scale), caption, log_lines, header)
+    with _privacy(scene, as_spectator):
+        return _render_image(scene, frame, lambda done, total: None)
+
+
+def fitting_width_scale(
+    source: QRectF,
+    preferred: float,
+    max_width: int,
+    caption: str | None = None,
+    log_lines: list[str] | None = None,
+    header: list[str] | None = None,
+) -> float:
+    """``preferred``, or the largest scale (in hundredths) under it whose snapshot is at most
+    ``max_width`` wide; never below MIN_SCALE."""
+    scale = preferred
+    if _units(source.width(), scale) > max_width:
+        scale = math.floor(max_width / source.width() * 100) / 100
+    while (
+        scale > MIN_SCALE
+        and snapshot_size(source, scale, caption, log_lines, header)[0] > max_width
+    ):
+        scale = round(scale - 0.01, 2)
+    return max(MIN_SCALE, scale)
 
 
 def png_bytes_of_view(
@@ -456,7 +618,7 @@ def _render_image(scene: TableScene, frame: Frame, progress: Progress) -> QImage
 
 
 def _describe(frame: Frame) -> str:
-    parts = [f"A snapshot of the table, made by tabletop {__version__}."]
+    parts = [f"A snapshot of the table, made by tabletop {__version__}.", *frame.header]
     if frame.lines:
         parts += ["", "The log up to this moment:", *frame.lines]
     return "\n".join(parts)
@@ -483,7 +645,7 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
         _paint_bands(painter, frame)
     finally:
         painter.end()
-    data = bytes(buffer.data().data())
+    data = compact_svg(bytes(buffer.data().data()))
     # Qt gives the size in millimetres; a snapshot's size is in pixels, like the PNG's
     data, count = re.subn(
         rb'<svg width="[^"]*" height="[^"]*"',
@@ -498,6 +660,78 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
     except OSError as exc:
         raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
     progress(1, 1)
+
+
+_EMPTY_GROUP = re.compile(rb"<g [^>]*>\s*</g>\n*")
+_GROUP_TAG = re.compile(rb"<g [^>]*>")
+_GROUP_FONT = re.compile(rb'\s*font-(?:family|size|weight|style)="[^"]*"')
+_PICTURE = re.compile(rb"<image\b[^>]*>")
+_DATA = re.compile(rb'(xlink:href="data:image/png;base64,)([^"]*)')
+PICTURE_COLOURS = 256  # a piece's picture in an SVG: its flat colours, shades and outlines fit
+_GRADIENT = re.compile(
+    rb'<(linearGradient|radialGradient)\b([^>]*) id="([^"]+)">(.*?)</\1>\n?', re.S
+)
+
+
+def compact_svg(data: bytes) -> bytes:
+    """Qt's SVG without what it repeats: groups left empty by a change of pen or brush, the
+    font on every group (each text carries its own), gradients defined again for each
+    piece that uses the same one (the copies point at the first), and a picture embedded
+    again for each piece that looks the same (a card back, a cube: the copies are ``<use>``
+    of the first). The drawing is unchanged."""
+    data = _EMPTY_GROUP.sub(b"", data)
+    data = _GROUP_TAG.sub(lambda m: _GROUP_FONT.sub(b"", m.group(0)), data)
+    first: dict[tuple[bytes, bytes, bytes], bytes] = {}
+    same: dict[bytes, bytes] = {}
+
+    def keep_first(match: re.Match[bytes]) -> bytes:
+        kind, attributes, ident, body = match.groups()
+        known = first.setdefault((kind, attributes, body), ident)
+        if known == ident:
+            return match.group(0)
+        same[ident] = known
+        return b""
+
+    data = _GRADIENT.sub(keep_first, data)
+    pictures: dict[bytes, bytes] = {}
+
+    def once(match: re.Match[bytes]) -> bytes:
+        tag = match.group(0)
+        ident = pictures.get(tag)
+        if ident is not None:
+            return b'<use xlink:href="#' + ident + b'"/>'
+        ident = pictures[tag] = b"picture%d" % (len(pictures) + 1)
+        smaller = _DATA.sub(lambda m: m.group(1) + _fewer_colours(m.group(2)), tag)
+        return b'<image id="' + ident + b'"' + smaller[len(b"<image") :]
+
+    data = _PICTURE.sub(once, data)
+    if same:
+        data = re.sub(
+            rb"url\(#([^)]+)\)",
+            lambda m: b"url(#" + same.get(m.group(1), m.group(1)) + b")",
+            data,
+        )
+    return data
+
+
+def _fewer_colours(encoded: bytes) -> bytes:
+    """A PNG (base64) again with at most PICTURE_COLOURS colours (transparency kept), if
+    that is smaller. Pieces are flat colours, outlines and soft shades: a palette of 256
+    looks the same and takes about a quarter of the room."""
+    try:
+        picture = Image.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
+        picture.load()
+    except (OSError, ValueError):
+        return encoded
+    if picture.mode not in ("RGB", "RGBA"):
+        return encoded
+    fewer = picture.quantize(
+        PICTURE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    fewer.save(out, "PNG", optimize=True)
+    again = base64.b64encode(out.getvalue())
+    return again if len(again) < len(encoded) else encoded
 
 
 def _write_pdf(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QRectF
+from PySide6.QtCore import QEventLoop, QRectF, Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -27,17 +29,30 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop.export import snapshot
-from tabletop.export.snapshot import ExportError, export_scene, snapshot_size, table_source
+from tabletop.export.header import snapshot_header
+from tabletop.export.snapshot import (
+    OPENS_ANYWHERE,
+    ExportError,
+    export_scene,
+    fitting_width_scale,
+    region_source,
+    snapshot_image,
+    snapshot_size,
+    table_source,
+)
 
 from .scene import TableScene
 from .view import TableView
 
-DEFAULT_SCALE = {".png": 2.0, ".svg": 1.0, ".pdf": 1.0}
+DEFAULT_SCALE = {".png": 2.0, ".svg": 1.0, ".pdf": 1.0}  # lowered to fit OPENS_ANYWHERE wide
 FILTERS = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
+PREVIEW_SIDE = 360  # pixels: the preview of the chosen part
 
 
 class ExportDialog(QDialog):
-    """Whole table or the part in view, scale, file, caption and log lines; errors stay here."""
+    """The whole table, the part in view, the selected pieces or a named place; scale, file,
+    caption and log lines; a preview and the size; errors stay here. Every snapshot has the
+    game's header (tabletop/export/header.py)."""
 
     def __init__(self, parent: QWidget | None, scene: TableScene, view: TableView) -> None:
         super().__init__(parent)
@@ -48,16 +63,29 @@ class ExportDialog(QDialog):
         self._scale_touched = False
         self._confirmed: str | None = None  # a file the chooser already asked to replace
         self.written: Path | None = None
+        self._headers: dict[str | None, list[str]] = {}
 
         self.whole = QRadioButton("The whole table")
         self.visible = QRadioButton("The part in view")
+        self.selection = QRadioButton("The selected pieces")
+        self.named = QRadioButton("A place:")
         self.whole.setChecked(True)
+        self._selected = scene.selected_pieces()
+        self.selection.setEnabled(bool(self._selected))
+        self.place_box = QComboBox()
+        for place in self.session.state.places.values():
+            if place.kind != "regions":
+                self.place_box.addItem(place.label or place.id, place.id)
+        for seat in self.session.game.header.seats:
+            if seat.id in scene.zones:
+                self.place_box.addItem(f"{seat.name or seat.id}'s area", seat.id)
+        self.place_box.setToolTip("The place with its pieces (a seat's area: all its places)")
         group = QButtonGroup(self)
-        group.addButton(self.whole)
-        group.addButton(self.visible)
         part = QHBoxLayout()
-        part.addWidget(self.whole)
-        part.addWidget(self.visible)
+        for button in (self.whole, self.visible, self.selection, self.named):
+            group.addButton(button)
+            part.addWidget(button)
+        part.addWidget(self.place_box)
         part.addStretch(1)
 
         self.file_edit = QLineEdit(str(self._default_path()))
@@ -68,12 +96,20 @@ class ExportDialog(QDialog):
         file_row.addWidget(self.file_edit, 1)
         file_row.addWidget(choose)
 
-        self.scale_box = QDoubleSpinBox(minimum=0.25, maximum=8.0, singleStep=0.25, decimals=2)
-        self.scale_box.setValue(DEFAULT_SCALE.get(self._suffix(), 1.0))
+        self.scale_box = QDoubleSpinBox(
+            minimum=snapshot.MIN_SCALE, maximum=8.0, singleStep=0.25, decimals=2
+        )
         self.scale_box.setToolTip(
             "Pixels (points in a PDF) per unit of the table; 1 is 4 to the millimetre"
         )
         self.size_label = QLabel()
+        self.preview = QLabel()
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview.setMinimumSize(PREVIEW_SIDE, PREVIEW_SIDE // 2)
+        self.preview.setToolTip(
+            "The part of the table the snapshot will show, as its viewer sees it "
+            "(the caption and header above it, the log band below)"
+        )
 
         self.caption_edit = QLineEdit(self._default_caption())
         self.caption_edit.setPlaceholderText("A title above the table (none if empty)")
@@ -105,6 +141,7 @@ class ExportDialog(QDialog):
         form.addRow("File", file_row)
         form.addRow("Scale", self.scale_box)
         form.addRow("Size", self.size_label)
+        form.addRow("Preview", self.preview)
         form.addRow("Caption", self.caption_edit)
         form.addRow("Log", self.log_box)
         form.addRow("", self.show_hand)
@@ -120,15 +157,19 @@ class ExportDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
+        self._propose_scale()
         self.scale_box.valueChanged.connect(self._scale_edited)
         self.file_edit.textChanged.connect(self._file_edited)
-        for signal in (
-            self.whole.toggled,
-            self.caption_edit.textChanged,
-            self.log_box.valueChanged,
-        ):
+        for signal in (self.caption_edit.textChanged, self.log_box.valueChanged):
             signal.connect(self._update_size)
+        for signal in (
+            group.buttonToggled,
+            self.place_box.currentIndexChanged,
+            self.show_hand.toggled,
+        ):
+            signal.connect(self._part_changed)
         self._update_size()
+        self._update_preview()
 
     # ---- what is asked -------------------------------------------------------
     def _default_path(self) -> Path:
@@ -157,10 +198,29 @@ class ExportDialog(QDialog):
         return Path(self.file_edit.text().strip()).suffix.lower()
 
     def source(self) -> QRectF | None:
-        """None for the whole table, else the part of the scene the view shows."""
-        if self.whole.isChecked():
-            return None
-        return self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        """None for the whole table, else the part chosen: in view, the selected pieces (with a
+        margin), or a place or seat's area with its pieces."""
+        if self.visible.isChecked():
+            return self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if self.selection.isChecked() and self._selected:
+            bounds = QRectF()
+            for pid in self._selected:
+                item = self.scene.pieces.get(pid)
+                if item is not None:
+                    bounds = bounds.united(item.sceneBoundingRect())
+            m = snapshot.REGION_MARGIN
+            return bounds.adjusted(-m, -m, m, m)
+        if self.named.isChecked() and self.place_box.currentData():
+            return region_source(self.scene, [self.place_box.currentData()])
+        return None
+
+    def header(self) -> list[str]:
+        """The game's facts above the table, and whose view it is (counted once a viewer:
+        the table does not change while the dialog is open)."""
+        viewer = self.viewer()
+        if viewer not in self._headers:
+            self._headers[viewer] = snapshot_header(self.session, viewer)
+        return self._headers[viewer]
 
     def log_lines(self) -> list[str]:
         count = self.log_box.value()
@@ -191,18 +251,46 @@ class ExportDialog(QDialog):
         self._update_size()
 
     def _file_edited(self) -> None:
-        suffix = self._suffix()
-        if not self._scale_touched and suffix in DEFAULT_SCALE:
-            self.scale_box.blockSignals(True)
-            self.scale_box.setValue(DEFAULT_SCALE[suffix])
-            self.scale_box.blockSignals(False)
+        self._propose_scale()
         self._update_size()
+
+    def _part_changed(self, *_args: object) -> None:
+        self._propose_scale()
+        self._update_size()
+        self._update_preview()
+
+    def _propose_scale(self) -> None:
+        """Unless a scale was chosen: the format's own, lowered so the picture is at most
+        OPENS_ANYWHERE wide (a picture any viewer opens)."""
+        suffix = self._suffix()
+        if self._scale_touched or suffix not in DEFAULT_SCALE:
+            return
+        scale = fitting_width_scale(
+            self._chosen(),
+            DEFAULT_SCALE[suffix],
+            OPENS_ANYWHERE,
+            self.caption_edit.text(),
+            self.log_lines(),
+            self.header(),
+        )
+        self.scale_box.blockSignals(True)
+        self.scale_box.setValue(scale)
+        self.scale_box.blockSignals(False)
+
+    def _chosen(self) -> QRectF:
+        try:
+            return self.source() or table_source(self.scene)
+        except ExportError:
+            return table_source(self.scene)
 
     def _update_size(self) -> None:
         suffix = self._suffix()
-        source = self.source() or table_source(self.scene)
         w, h = snapshot_size(
-            source, self.scale_box.value(), self.caption_edit.text(), self.log_lines()
+            self._chosen(),
+            self.scale_box.value(),
+            self.caption_edit.text(),
+            self.log_lines(),
+            self.header(),
         )
         unit = "points" if suffix == ".pdf" else "pixels"
         text = f"{w:,} x {h:,} {unit}"
@@ -210,8 +298,35 @@ class ExportDialog(QDialog):
         too_large = limit is not None and max(w, h) > limit
         if too_large:
             text += f": too large (at most {limit:,} on a side); lower the scale"
+        elif suffix == ".png" and w > OPENS_ANYWHERE:
+            text += f": wider than {OPENS_ANYWHERE:,}, which some viewers will not open"
+        elif suffix == ".png":
+            text += ", opens anywhere"
         self.size_label.setText(text)
         self.size_label.setStyleSheet("color: #b71c1c" if too_large else "")
+
+    def _update_preview(self) -> None:
+        """The chosen part as it will look, small: what the snapshot's viewer may see."""
+        source = self._chosen()
+        scale = min(1.0, PREVIEW_SIDE / max(source.width(), source.height(), 1.0))
+        try:
+            picture = snapshot_image(
+                self.scene,
+                source,
+                max(snapshot.MIN_SCALE, scale),
+                as_spectator=self.viewer() is None,
+            )
+        except ExportError as exc:
+            self.preview.setText(_plain(str(exc)))
+            return
+        self.preview.setPixmap(
+            QPixmap.fromImage(picture).scaled(
+                PREVIEW_SIDE,
+                PREVIEW_SIDE,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+        )
 
     # ---- exporting ---------------------------------------------------------------
     def export(self) -> bool:
@@ -235,6 +350,7 @@ class ExportDialog(QDialog):
                 scale=self.scale_box.value(),
                 source=self.source(),
                 caption=self.caption_edit.text(),
+                header=self.header(),
                 log_lines=self.log_lines(),
                 progress=self._progress,
                 as_spectator=not (self._seat_view and self.show_hand.isChecked()),

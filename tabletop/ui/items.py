@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -321,6 +321,15 @@ def _towards(p: QPointF, q: QPointF, distance: float) -> QPointF:
     return QPointF(p.x() + dx / length * distance, p.y() + dy / length * distance)
 
 
+def draws_vectors(painter: QPainter) -> bool:
+    """Whether cards are drawn as shapes rather than pictures: into a PDF snapshot, which
+    keeps every shape, clip and font (an SVG gets pictures: SVG Tiny has no clipping).
+    Cubes, disks and dice stay pictures there too: small, and their translucent shine is
+    not one a PDF reader draws as the window does."""
+    engine = painter.paintEngine()
+    return engine is not None and engine.type() == QPaintEngine.Type.Pdf
+
+
 class PieceItem(QGraphicsItem):
     """A piece, drawn from the cached artwork; it moves only when the model says so."""
 
@@ -360,11 +369,16 @@ class PieceItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        pixmap = self.art.pixmap(self.piece, self.visible_face, scale)
         target = QRectF(0, 0, self.w, self.h)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+        if draws_vectors(painter) and self.art.shape_kind(self.piece) == "card":
+            # the drawing itself: sharp at any zoom, and far smaller than a picture of every
+            # piece embedded at a high resolution
+            self.art.paint(painter, target, self.piece, self.visible_face)
+        else:
+            scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+            pixmap = self.art.pixmap(self.piece, self.visible_face, scale)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
         if self.regions and not self.art.draws_regions(self.piece, self.visible_face):
             self._paint_regions(painter)
         if self.count > 1:

@@ -44,7 +44,15 @@ from PySide6.QtWidgets import (
 from tabletop import __version__
 from tabletop.core import Annotate, Command, Compound, Mode, Policy, Record, TableError, actions
 from tabletop.core.notes import png_text
-from tabletop.export.snapshot import ExportError, png_bytes_of_view
+from tabletop.export.header import snapshot_header
+from tabletop.export.snapshot import (
+    OPENS_ANYWHERE,
+    REGION_MARGIN,
+    ExportError,
+    fitting_width_scale,
+    png_bytes_of_view,
+    snapshot_image,
+)
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.persist import Game
@@ -177,6 +185,14 @@ class MainWindow(QMainWindow):
             self.export_dialog,
             "Ctrl+E",
             "Save the table as PNG, SVG or PDF for a rules discussion",
+        )
+        a(
+            "copy_snapshot",
+            "&Copy snapshot",
+            self.copy_snapshot,
+            "Ctrl+Shift+C",
+            "Copy a picture of the selected pieces (or of the part in view) to the clipboard,"
+            " as a spectator sees it, with the game's header",
         )
         a(
             "edit_deck",
@@ -366,6 +382,8 @@ class MainWindow(QMainWindow):
             None,
             "clone",
             "delete",
+            None,
+            "copy_snapshot",
         ):
             edit.addSeparator() if name is None else edit.addAction(names[name])
         view = bar.addMenu("&View")
@@ -1164,6 +1182,9 @@ class MainWindow(QMainWindow):
                     self._deck_menu(menu, place_item.place_id)
             menu.addAction(self.actions_by_name["fit"])
             menu.addAction(self.actions_by_name["roll"])
+        menu.addSeparator()
+        menu.addAction(self.actions_by_name["copy_snapshot"])
+        menu.addAction(self.actions_by_name["export"])
         menu.exec(self.view.viewport().mapToGlobal(pos))
         self._context_pid = None
 
@@ -1423,6 +1444,37 @@ class MainWindow(QMainWindow):
         from .export_dialog import ExportDialog
 
         ExportDialog(self, self.scene, self.view).exec()
+
+    def copy_snapshot(self) -> bool:
+        """A picture of the selected pieces, or else of the part in view, on the clipboard: as
+        a spectator sees it (what any reader of a message may see), with the game's header,
+        at most OPENS_ANYWHERE pixels wide."""
+        if self.scene is None or self.session is None:
+            return False
+        selected = [self.scene.pieces[p] for p in self.scene.selected_pieces()]
+        if selected:
+            source = selected[0].sceneBoundingRect()
+            for item in selected[1:]:
+                source = source.united(item.sceneBoundingRect())
+            source = source.adjusted(-REGION_MARGIN, -REGION_MARGIN, REGION_MARGIN, REGION_MARGIN)
+            what = "the selected pieces"
+        else:
+            source = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+            what = "the part in view"
+        header = snapshot_header(self.session, None)
+        scale = fitting_width_scale(source, 2.0, OPENS_ANYWHERE, header=header)
+        try:
+            picture = snapshot_image(self.scene, source, scale, header=header, as_spectator=True)
+        except ExportError as exc:
+            self._error("Cannot copy a snapshot", str(exc))
+            return False
+        QApplication.clipboard().setImage(picture)
+        self.statusBar().showMessage(
+            f"Copied a snapshot of {what} ({picture.width():,} x {picture.height():,}) "
+            "as a spectator sees it",
+            8000,
+        )
+        return True
 
     def import_deck_dialog(self) -> None:
         module_id = (

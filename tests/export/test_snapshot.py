@@ -68,13 +68,26 @@ def pixels(img: QImage, rect: QRect | None = None) -> bytes:
     return bytes(part.constBits())
 
 
-def region(scene: TableScene, place: str, scale: float) -> QRect:
-    """A place (with its label) in the pixels of a whole-table snapshot without a caption."""
+def top_band(img: QImage, scene: TableScene, scale: float) -> int:
+    """The height of the bands above the table (caption, header) in a whole-table snapshot
+    without a log band."""
+    return img.height() - math.ceil(table_source(scene).height() * scale - 1e-6)
+
+
+def table_part(img: QImage, scene: TableScene, scale: float) -> QRect:
+    """The table in a whole-table snapshot without a log band: the bands above left out."""
+    top = top_band(img, scene, scale)
+    return QRect(0, top, img.width(), img.height() - top)
+
+
+def region(scene: TableScene, place: str, scale: float, top: int = 0) -> QRect:
+    """A place (with its label) in the pixels of a whole-table snapshot whose table starts
+    ``top`` pixels down (below the caption and header)."""
     source = table_source(scene)
     r = scene.layout.place_rect(place)
     return QRect(
         math.floor((r.x - source.x()) * scale) - 2,
-        math.floor((r.y - 34 - source.y()) * scale) - 2,
+        top + math.floor((r.y - 34 - source.y()) * scale) - 2,
         math.ceil(r.w * scale) + 4,
         math.ceil((r.h + 34) * scale) + 4,
     )
@@ -236,9 +249,13 @@ def test_a_face_down_card_is_not_in_a_snapshot_but_a_face_up_one_is(
     )
     render_game(game, module, tmp_path / "swapped.png", log_count=0)
     before, swapped = image(tmp_path / "before.png"), image(tmp_path / "swapped.png")
-    deck = region(helper, "deck", 1.0)
+    top = top_band(before, helper, 1.0)
+    deck = region(helper, "deck", 1.0, top)
     assert pixels(before, deck) == pixels(swapped, deck)
-    assert pixels(before) == pixels(swapped)  # nothing anywhere gives the swap away
+    # nothing on the table gives the swap away (the header counts the entry, no more)
+    assert pixels(before, table_part(before, helper, 1.0)) == pixels(
+        swapped, table_part(swapped, helper, 1.0)
+    )
 
     market_card = game.state.places["market"].contents[0]
     assert game.state.pieces[market_card].face_up
@@ -248,7 +265,7 @@ def test_a_face_down_card_is_not_in_a_snapshot_but_a_face_up_one_is(
     )
     render_game(game, module, tmp_path / "market.png", log_count=0)
     changed = image(tmp_path / "market.png")
-    market = region(helper, "market", 1.0)
+    market = region(helper, "market", 1.0, top)
     assert pixels(swapped, market) != pixels(changed, market)
     assert pixels(swapped, deck) == pixels(changed, deck)
 
@@ -275,12 +292,16 @@ def test_every_hand_shows_backs_to_a_spectator(
     render_game(game, module, tmp_path / "red2.png", log_count=0, viewer="red")
     spectator, spectator2 = image(tmp_path / "spectator.png"), image(tmp_path / "spectator2.png")
     red, red2 = image(tmp_path / "red.png"), image(tmp_path / "red2.png")
-    assert pixels(spectator) == pixels(spectator2)
-    hand_red = region(helper, "hand_red", 1.0)
+    table = table_part(spectator, helper, 1.0)
+    assert pixels(spectator, table) == pixels(spectator2, table)
+    top = top_band(red, helper, 1.0)
+    assert top == table.top()  # the header has as many lines for a seat as for a spectator
+    hand_red = region(helper, "hand_red", 1.0, top)
     assert pixels(red, hand_red) != pixels(red2, hand_red)  # red sees its own hand
     assert pixels(red, hand_red) != pixels(spectator, hand_red)
     for hand in ("hand_yellow", "hand_green"):  # and no other
-        assert pixels(red, region(helper, hand, 1.0)) == pixels(red2, region(helper, hand, 1.0))
+        there = region(helper, hand, 1.0, top)
+        assert pixels(red, there) == pixels(red2, there)
 
 
 def test_a_scene_shows_only_what_its_seat_may_see(
@@ -350,7 +371,9 @@ def test_render_at_an_earlier_entry(
     assert now.size() == then.size() and pixels(now) != pixels(then)
     # entry 5 put the coins in the supply; the hands were dealt later
     helper = scene_of(Game.open(path, writable=False), find_module("proto"))
-    supply, hand = region(helper, "supply", 0.5), region(helper, "hand_red", 0.5)
+    top = top_band(now, helper, 0.5)
+    assert top == top_band(then, helper, 0.5) > 0  # the header above the table
+    supply, hand = region(helper, "supply", 0.5, top), region(helper, "hand_red", 0.5, top)
     assert pixels(now, supply) == pixels(then, supply)
     assert pixels(now, hand) != pixels(then, hand)
     for suffix in ("svg", "pdf"):
@@ -498,7 +521,18 @@ def test_the_dialog_exports_the_part_in_view(on_screen, qtbot, tmp_path: Path) -
     qtbot.addWidget(dialog)
     default = Path(dialog.file_edit.text())
     assert default.parent == tmp_path / "games" and default.name == "game-entry18.png"
-    assert dialog.scale_box.value() == 2 and dialog.log_box.value() == 8
+    assert dialog.log_box.value() == 8
+    # PNG's scale 2, lowered so the whole table is at most 4096 pixels wide
+    proposed = dialog.scale_box.value()
+    assert 1 < proposed < 2
+    size = snapshot_size(
+        table_source(scene),
+        proposed,
+        dialog.caption_edit.text(),
+        dialog.log_lines(),
+        dialog.header(),
+    )
+    assert 4000 < size[0] <= 4096
     assert "after entry 18 of 18" in dialog.caption_edit.text()
     assert not dialog.show_hand.isHidden() and not dialog.show_hand.isChecked()
 
@@ -509,7 +543,7 @@ def test_the_dialog_exports_the_part_in_view(on_screen, qtbot, tmp_path: Path) -
     out = tmp_path / "visible.png"
     dialog.file_edit.setText(str(out))
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
-    expected = snapshot_size(visible, 1.0, "What may Red buy?", dialog.log_lines())
+    expected = snapshot_size(visible, 1.0, "What may Red buy?", dialog.log_lines(), dialog.header())
     assert dialog.size_label.text().startswith(f"{expected[0]:,} x {expected[1]:,} pixels")
     assert dialog.export() and dialog.result() == ExportDialog.DialogCode.Accepted
     img = image(out)
