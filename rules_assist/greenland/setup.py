@@ -53,7 +53,11 @@ def setup(ctx: SetupContext) -> None:
     if position is None:
         _deal(ctx, variant, seats)
         colony = "new_world" not in variant_in(ctx.module, variant).param("removes", ())
-        _starting_cubes_and_disks(ctx, seats, with_colony=colony)
+        _once(  # the cubes and disks lie as _pieces left them, whatever the deal
+            ctx,
+            ("start", *laid_out),
+            lambda: _starting_cubes_and_disks(ctx, seats, with_colony=colony),
+        )
     else:
         apply_position(ctx, cards, position, seats, STARTING_DISKS)
         if position.phase == "assignment":  # E4: the position is the phase's start
@@ -207,7 +211,9 @@ def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
     batch.submit()
 
 
-def _starting_cubes_and_disks(ctx: SetupContext, seats: list[str], with_colony: bool) -> None:
+def _starting_cubes_and_disks(
+    ctx: SetupContext, seats: list[str], with_colony: bool
+) -> Compound | None:
     """C6–C7: the Alpha and 5 hunters, an elder on each rank, the rest in Valhalla; Green's Markland colony; disks."""
     batch = Batch(ctx, "starting cubes and disks")
     taken = {disk: 0 for disk in STARTING_DISKS}
@@ -224,4 +230,4 @@ def _starting_cubes_and_disks(ctx: SetupContext, seats: list[str], with_colony: 
             for _ in range(count):
                 taken[disk] += 1
                 batch.move(f"{disk}-{taken[disk]}", f"{disk}_{seat}")
-    batch.submit()
+    return batch.submit()
