@@ -57,8 +57,11 @@ class Batch:
     def flip(self, pid: str, face_up: bool) -> None:
         self.builders.append(lambda state: actions.flip(state, pid, face_up))
 
-    def submit(self) -> None:
-        if self.builders:
-            built = actions.build_sequence(self.ctx.state, self.label, self.builders, keep=True)
-            self.ctx.submit(built, applied=True)
-            self.builders = []
+    def submit(self) -> Compound | None:
+        """Lay the steps on the table as one logged entry; the compound logged (None: no steps)."""
+        if not self.builders:
+            return None
+        built = actions.build_sequence(self.ctx.state, self.label, self.builders, keep=True)
+        self.ctx.submit(built, applied=True)
+        self.builders = []
+        return built

@@ -7,6 +7,7 @@ and cubes and disks go where C6 and C7 put them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tabletop.core import Compound, actions
@@ -46,17 +47,42 @@ def setup(ctx: SetupContext) -> None:
         )
     cards = Cards.of(ctx.module)
     _counters(ctx, variant, position)
-    _cards(ctx, cards, variant, seats, animal)
-    _pieces(ctx, cards, seats)
+    laid_out = (variant, tuple(seats), animal)
+    _once(ctx, ("cards", *laid_out), lambda: _cards(ctx, cards, variant, seats, animal))
+    _once(ctx, ("pieces", *laid_out), lambda: _pieces(ctx, cards, seats))
     if position is None:
         _deal(ctx, variant, seats)
         colony = "new_world" not in variant_in(ctx.module, variant).param("removes", ())
-        _starting_cubes_and_disks(ctx, seats, with_colony=colony)
+        _once(  # the cubes and disks lie as _pieces left them, whatever the deal
+            ctx,
+            ("start", *laid_out),
+            lambda: _starting_cubes_and_disks(ctx, seats, with_colony=colony),
+        )
     else:
         apply_position(ctx, cards, position, seats, STARTING_DISKS)
         if position.phase == "assignment":  # E4: the position is the phase's start
             record = assignment_start(Greenland(ctx.state, cards), position.turn)
             ctx.submit(actions.set_counter(ctx.state, START, record))
+
+
+# The cards' and pieces' entries depend only on the module, the cards removed (C2), the seats and
+# the Norse animal, never on the seed: each is built once a process and logged again as it was.
+_BUILT: dict[tuple[Any, ...], tuple[Any, Compound | None]] = {}
+_BUILT_KEPT = 64
+
+
+def _once(ctx: SetupContext, key: tuple[Any, ...], lay_out: Callable[[], Compound | None]) -> None:
+    """Lay out a setup entry that the seed does not change: built the first time, then the
+    entry built then goes in again (the table it lands on is laid out the same way)."""
+    full = (id(ctx.module), *key)
+    kept = _BUILT.get(full)
+    if kept is not None and kept[0] is ctx.module:
+        if kept[1] is not None:
+            ctx.submit(kept[1])
+        return
+    if len(_BUILT) >= _BUILT_KEPT:
+        _BUILT.clear()
+    _BUILT[full] = (ctx.module, lay_out())
 
 
 _PLACEHOLDERS: dict[str, int] = {}  # by the deck file's sha256: counted once a deck
@@ -89,7 +115,9 @@ def _counters(ctx: SetupContext, variant: str, position: Position | None) -> Non
     )
 
 
-def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], animal: str) -> None:
+def _cards(
+    ctx: SetupContext, cards: Cards, variant: str, seats: list[str], animal: str
+) -> Compound | None:
     """Every card into its home: decks, elder slots, tableaus, or out of the game (C1, C2, C5)."""
     removes = set(variant_in(ctx.module, variant).param("removes", ()))  # C2
     batch = Batch(ctx, "put out the cards")
@@ -136,10 +164,10 @@ def _cards(ctx: SetupContext, cards: Cards, variant: str, seats: list[str], anim
             first.get("colour") if first["type"] in ("elder", "daughter", "norse_animal") else None
         )
         batch.add(kind, card, where[0], spot=where[1], owner=owner, face_up=where[2], props=props)
-    batch.submit()
+    return batch.submit()
 
 
-def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> None:
+def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> Compound | None:
     """Cubes (18 small and the Alpha a colour, B4) into Valhalla, disks into the supply, dice into the tray."""
     batch = Batch(ctx, "put out the cubes, disks and dice")
     for seat in seats:
@@ -153,7 +181,7 @@ def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> None:
         batch.add(
             "d6", f"die-{n}", "dice_tray", x=8 + ((n - 1) % 2) * 40, y=10 + ((n - 1) // 2) * 40
         )
-    batch.submit()
+    return batch.submit()
 
 
 def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
@@ -183,7 +211,9 @@ def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
     batch.submit()
 
 
-def _starting_cubes_and_disks(ctx: SetupContext, seats: list[str], with_colony: bool) -> None:
+def _starting_cubes_and_disks(
+    ctx: SetupContext, seats: list[str], with_colony: bool
+) -> Compound | None:
     """C6–C7: the Alpha and 5 hunters, an elder on each rank, the rest in Valhalla; Green's Markland colony; disks."""
     batch = Batch(ctx, "starting cubes and disks")
     taken = {disk: 0 for disk in STARTING_DISKS}
@@ -200,4 +230,4 @@ def _starting_cubes_and_disks(ctx: SetupContext, seats: list[str], with_colony: 
             for _ in range(count):
                 taken[disk] += 1
                 batch.move(f"{disk}-{taken[disk]}", f"{disk}_{seat}")
-    batch.submit()
+    return batch.submit()
