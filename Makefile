@@ -41,8 +41,8 @@ bench: $(STAMP)
 # seconds): four games less one, over three, so the start-up does not count.
 bench-instructions: $(STAMP)
 	@command -v valgrind >/dev/null || { echo "make bench-instructions needs valgrind (apt-get install valgrind)"; exit 2; }
-	@one=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 1 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
-	four=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 4 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
+	@one=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 1 --jobs 1 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
+	four=$$(PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(BIN)/tabletop simulate greenland --games 4 --jobs 1 --bots random 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'); \
 	echo "$$(( (four - one) / 3 / 1000000 )) M instructions a simulated Greenland game"
 
 # Greenland's conformance run at full length: 1,000 seeded random-bot games of every variant
