@@ -103,12 +103,12 @@ def table_only_owners_move(
     """The rule 'table': a seat moves only its own pieces and those of nobody's. A move made
     by nobody in particular (the table, a test's setting out) is not judged."""
     state = getattr(reading, "state", reading)
-    seated = [s.id for s in state.seats]
-    if seat not in seated:
-        return []
     piece = state.pieces.get(move.piece)
     owner = piece.owner if piece is not None else None
-    if owner is None or owner == seat or owner not in seated:
+    if owner is None or owner == seat:
+        return []
+    seated = [s.id for s in state.seats]
+    if seat not in seated or owner not in seated:
         return []
     return [
         Finding(

@@ -53,7 +53,18 @@ def colour_of_place(place_id: str) -> str | None:
 class Placement:
     """Where one culture's cubes are."""
 
-    __slots__ = ("small", "alphas", "hunting", "visiting", "exogamy", "astray", "tableau", "ranks")
+    __slots__ = (
+        "small",
+        "alphas",
+        "hunting",
+        "visiting",
+        "exogamy",
+        "astray",
+        "tableau",
+        "ranks",
+        "elders",
+        "permanent",
+    )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
         self.small = small
@@ -65,6 +76,8 @@ class Placement:
         self.tableau: dict[str, tuple[str, list[str]]] = {}  # card -> (its owner, the cubes
         # hunting on it): the tableau cards among ``hunting``
         self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
+        self.elders: list[str] = []  # those elders
+        self.permanent: frozenset[str] | None = None  # ``permanent_ids``, once read
 
     @property
     def mariners(self) -> int:
@@ -85,11 +98,12 @@ def placement(view: Greenland, colour: str) -> Placement:
     """Where ``colour``'s cubes are on this table (read once a table)."""
     state = view.state
     kept = view._placements  # on the view while no piece moves
-    if kept is None or kept[0] != state.positions:
+    if kept is not None and kept[0] == state.positions:
+        found = kept[1].get(colour)
+        if found is not None:
+            return found
+    else:
         kept = view._placements = (state.positions, {})
-    found = kept[1].get(colour)
-    if found is not None:
-        return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
@@ -126,6 +140,7 @@ def _placement(view: Greenland, colour: str) -> Placement:
             found.exogamy.append((card, cube.id))
         elif where == own_elders:
             ranks[spot] = ranks.get(spot, 0) + 1
+            found.elders.append(cube.id)
         elif where.startswith("elder-"):
             found.visiting.append((card, spot or "", cube.id))
     if hunting:
@@ -134,6 +149,21 @@ def _placement(view: Greenland, colour: str) -> Placement:
             holder = pieces[card].place
             if holder.startswith("tableau_"):
                 found.tableau[card] = (holder[8:], on)
+    return found
+
+
+def permanent_ids(view: Greenland, colour: str) -> frozenset[str]:
+    """The culture's cubes permanently assigned now (E4): its elders, on its own elder card or
+    another's, its husbands and its colonists (in the hunting areas of New World cards)."""
+    here = placement(view, colour)
+    found = here.permanent
+    if found is None:
+        ids = [*here.elders, *[cube for _card, cube in here.exogamy]]
+        ids += [cube for _card, _spot, cube in here.visiting]
+        for card, cubes in here.hunting.items():
+            if view.is_new_world(card):
+                ids += cubes
+        found = here.permanent = frozenset(ids)
     return found
 
 
@@ -165,12 +195,13 @@ def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
     owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
     pieces, places = view.state.pieces, view.state.places
     seats: set[str] = set()
+    known = _PLACE_COLOURS
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = colour_of_place(place_id)
+            colour = known.get(place_id, "") or colour_of_place(place_id)
             if colour is not None:
                 seats.add(colour)
                 continue

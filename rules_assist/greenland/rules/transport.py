@@ -39,7 +39,7 @@ from typing import Any
 
 from tabletop.core import Finding, Move
 
-from ..view import NORTH_CULTURES, ROW_PLACES, Greenland
+from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
 from .assignment import reassigned
 from .book import BOOK, illegal, moved_cube, placement
 
@@ -100,12 +100,20 @@ def _most(item: tuple[str, int]) -> tuple[int, str]:
 
 
 def _sleds(view: Greenland, colour: str) -> int:
-    memo = view.state.positions_memo()
-    key = ("greenland.sleds", colour)
+    """``view.sleds``, kept while the same cards lie in the culture's tableau (cubes come and
+    go all through the assignment phase; its cards seldom)."""
+    tableau = view.state.places.get(f"tableau_{colour}")
+    if tableau is None:
+        return view.sleds(colour)
+    memo = view.state.layout_memo()  # the cards' rows stay while no property changes
+    key = _SLED_KEYS.get(colour) or ("greenland.sleds", colour)
     found = memo.get(key)
-    if found is None:
-        found = memo[key] = view.sleds(colour)
-    return found
+    if found is None or found[0] != tableau.contents or found[1] is not view.cards:
+        found = memo[key] = (list(tableau.contents), view.cards, view.sleds(colour))
+    return found[2]
+
+
+_SLED_KEYS = {colour: ("greenland.sleds", colour) for colour in COLOURS}
 
 
 AFTER_ASSIGNMENT = ("negotiation", "hunt", "animals", "elders")
