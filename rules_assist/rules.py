@@ -137,6 +137,13 @@ def hand_moves(command: Command) -> list[Move]:
     return []
 
 
+def _moves_only(command: Command) -> bool:
+    """The command does nothing but move pieces."""
+    if isinstance(command, Move):
+        return True
+    return isinstance(command, Compound) and all(_moves_only(c) for c in command.commands)
+
+
 @dataclass(frozen=True)
 class _Active:
     """The checks a variant plays with: per seat, whole table, those a move can break, the
@@ -207,6 +214,10 @@ class Rulebook:
     seats_touched: Callable[[Any, Sequence[Move]], Iterable[str]] = lambda reading, moves: ()
     off: Callable[[Any], Iterable[str]] = lambda reading: ()  # sections a variant plays without
     moves_of: Callable[[Command], list[Move]] = hand_moves
+    # the reading of the table once the moves (all that a command does) are made, made from
+    # the reading before them and read once they are: a game's reading may carry over what
+    # they leave as it was; None: ``reading`` of the table then
+    reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
     _cache: dict[Any, _Active] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
@@ -437,11 +448,13 @@ class Rulebook:
         seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
+        later = self.reading_after
+        then = later(reading, moves) if later is not None and _moves_only(command) else None
         state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
         mark = state.mark()
         command.apply(state)
         try:
-            after = self._run(self.reading(state), seats, per_seat, whole)
+            after = self._run(then or self.reading(state), seats, per_seat, whole)
         finally:
             command.inverse().apply(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again
