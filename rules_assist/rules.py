@@ -61,6 +61,9 @@ class Invariant:
     # a rule of the variants that play without these sections only (the beginners' game's
     # own rules, say); () for every variant
     only_without: tuple[str, ...] = ()
+    # the spots it reads besides those places ('exogamy'): a move from or to one of them is
+    # checked too
+    spots: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -76,6 +79,7 @@ class Transition:
     check: Callable[..., Iterable[Finding]]
     places: tuple[str, ...] = ()  # as an invariant's: the move checker skips it elsewhere
     actor: bool = False  # True: ``check(reading, move, moves, seat)``, told the seat acting
+    spots: tuple[str, ...] = ()  # as an invariant's
 
     @property
     def kind(self) -> str:
@@ -103,12 +107,17 @@ def table_only_owners_move(
     """The rule 'table': a seat moves only its own pieces and those of nobody's. A move made
     by nobody in particular (the table, a test's setting out) is not judged."""
     state = getattr(reading, "state", reading)
-    seated = [s.id for s in state.seats]
-    if seat not in seated:
-        return []
     piece = state.pieces.get(move.piece)
     owner = piece.owner if piece is not None else None
-    if owner is None or owner == seat or owner not in seated:
+    if owner is None or owner == seat:
+        return []
+    seated = owner_seated = False
+    for other in state.seats:
+        if other.id == seat:
+            seated = True
+        elif other.id == owner:
+            owner_seated = True
+    if not (seated and owner_seated):
         return []
     return [
         Finding(
@@ -123,9 +132,10 @@ def table_only_owners_move(
 def _placed(
     invariants: list[Invariant], transitions: list[Transition]
 ) -> tuple[Invariant | Transition, ...]:
-    """The rules for ``_Active.for_places`` in the order they run; () when none names places."""
+    """The rules for ``_Active.for_places`` in the order they run; () when none names places
+    or spots."""
     rules = [*invariants, *transitions]
-    return tuple(rules) if any(r.places for r in rules) else ()
+    return tuple(rules) if any(r.places or r.spots for r in rules) else ()
 
 
 def hand_moves(command: Command) -> list[Move]:
@@ -135,6 +145,13 @@ def hand_moves(command: Command) -> list[Move]:
     if isinstance(command, Compound) and not command.procedure:
         return [m for step in command.commands for m in hand_moves(step)]
     return []
+
+
+def _moves_only(command: Command) -> bool:
+    """The command does nothing but move pieces."""
+    if isinstance(command, Move):
+        return True
+    return isinstance(command, Compound) and all(_moves_only(c) for c in command.commands)
 
 
 @dataclass(frozen=True)
@@ -159,18 +176,20 @@ class _Active:
     _by_places: dict[Any, tuple[Any, Any, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    # the same, by the rules' place prefixes the touched places start with: the few kinds of
-    # move there are (a hunter to any card is one)
-    _by_prefixes: dict[frozenset[str], tuple[Any, Any, Any]] = field(
+    # the same, by the rules' place prefixes the touched places start with and the rules'
+    # spots touched: the few kinds of move there are (a hunter to any card is one)
+    _by_prefixes: dict[tuple[frozenset[str], frozenset[str]], tuple[Any, Any, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
-    def for_places(self, touched: Any) -> tuple[Any, Any, Any]:
+    def for_places(self, touched: Any, spots: Any = ()) -> tuple[Any, Any, Any]:
         """(per-seat checks, whole-table checks, transitions) for a move through the
-        ``touched`` places: those that read anywhere, and those that read one of these."""
+        ``touched`` places, from and to the ``spots``: those that read anywhere, and those
+        that read one of these places or spots."""
         if not self.placed:
             return self.per_seat_moved, self.whole_moved, self.transitions
-        found = self._by_places.get(touched)
+        key = (touched, spots)
+        found = self._by_places.get(key)
         if found is None:
             if len(self._by_places) > 4096:
                 self._by_places.clear()
@@ -181,17 +200,22 @@ class _Active:
                 for p in touched
                 if p.startswith(prefix)
             )
-            found = self._by_prefixes.get(prefixes)
+            named = frozenset(spot for r in self.placed for spot in r.spots if spot in spots)
+            found = self._by_prefixes.get((prefixes, named))
             if found is None:
                 wanted = [
-                    r for r in self.placed if not r.places or not prefixes.isdisjoint(r.places)
+                    r
+                    for r in self.placed
+                    if not (r.places or r.spots)
+                    or not prefixes.isdisjoint(r.places)
+                    or not named.isdisjoint(r.spots)
                 ]
-                found = self._by_prefixes[prefixes] = (
+                found = self._by_prefixes[(prefixes, named)] = (
                     tuple(r.check for r in wanted if isinstance(r, Invariant) and r.per_seat),
                     tuple(r.check for r in wanted if isinstance(r, Invariant) and not r.per_seat),
                     tuple(r.check for r in wanted if isinstance(r, Transition)),
                 )
-            self._by_places[touched] = found
+            self._by_places[key] = found
         return found
 
 
@@ -207,6 +231,10 @@ class Rulebook:
     seats_touched: Callable[[Any, Sequence[Move]], Iterable[str]] = lambda reading, moves: ()
     off: Callable[[Any], Iterable[str]] = lambda reading: ()  # sections a variant plays without
     moves_of: Callable[[Command], list[Move]] = hand_moves
+    # the reading of the table once the moves (all that a command does) are made, made from
+    # the reading before them and read once they are: a game's reading may carry over what
+    # they leave as it was; None: ``reading`` of the table then
+    reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
     _cache: dict[Any, _Active] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
@@ -219,10 +247,12 @@ class Rulebook:
         moves: bool = True,
         places: tuple[str, ...] = (),
         only_without: tuple[str, ...] = (),
+        spots: tuple[str, ...] = (),
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is an invariant of ``section`` (``moves=False``: one the
         table's own commands keep, left to the audit; ``places``: the only places it reads,
-        by the start of their ids, so the move checker skips it for a move elsewhere;
+        by the start of their ids, so the move checker skips it for a move elsewhere, and
+        ``spots``: the spots it reads besides (a move from or to one is checked too);
         ``only_without``: played only by a variant that plays without these sections)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
@@ -235,6 +265,7 @@ class Rulebook:
                     moves,
                     tuple(places),
                     tuple(only_without),
+                    tuple(spots),
                 )
             )
             return function
@@ -242,15 +273,28 @@ class Rulebook:
         return add
 
     def transition(
-        self, section: str, summary: str, *, places: tuple[str, ...] = (), actor: bool = False
+        self,
+        section: str,
+        summary: str,
+        *,
+        places: tuple[str, ...] = (),
+        actor: bool = False,
+        spots: tuple[str, ...] = (),
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is a transition rule of ``section`` (``places``: it is about
-        moves that leave or reach these places only, by the start of their ids; ``actor``: it
-        is told the seat acting, ``check(reading, move, moves, seat)``)."""
+        moves that leave or reach these places only, by the start of their ids, or these
+        ``spots``; ``actor``: it is told the seat acting, ``check(reading, move, moves, seat)``)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
             self.transitions.append(
-                Transition(section, summary, function, () if actor else tuple(places), actor)
+                Transition(
+                    section,
+                    summary,
+                    function,
+                    () if actor else tuple(places),
+                    actor,
+                    () if actor else tuple(spots),
+                )
             )
             return function
 
@@ -413,21 +457,22 @@ class Rulebook:
     ) -> list[Finding]:
         reading = self.reading(state)
         active = self._active(reading)
+        found: list[Finding] = []
         if active.with_actor:
             seat = seat_of(actor)
-            found = [
-                f
-                for rule in active.with_actor
-                for m in moves
-                for f in rule(reading, m, moves, seat)
-            ]
-        else:
-            found = []
+            for rule in active.with_actor:
+                for m in moves:
+                    some = rule(reading, m, moves, seat)
+                    if some:
+                        found.extend(some)
         if len(moves) == 1:
-            touched: Any = (moves[0].src.place, moves[0].dst.place)
+            move = moves[0]
+            touched: Any = (move.src.place, move.dst.place)
+            spots: Any = (move.src.spot, move.dst.spot)
         else:
-            touched = frozenset(p for m in moves for p in (m.src.place, m.dst.place))
-        per_seat, whole, transitions = active.for_places(touched)
+            touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
+            spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
+        per_seat, whole, transitions = active.for_places(touched, spots)
         findings: list[Finding] = found
         for rule in transitions:
             for move in moves:
@@ -437,11 +482,13 @@ class Rulebook:
         seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
+        later = self.reading_after
+        then = later(reading, moves) if later is not None and _moves_only(command) else None
         state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
         mark = state.mark()
         command.apply(state)
         try:
-            after = self._run(self.reading(state), seats, per_seat, whole)
+            after = self._run(then or self.reading(state), seats, per_seat, whole)
         finally:
             command.inverse().apply(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again

@@ -29,6 +29,7 @@ class Greenland:
         self._off: tuple[str, ...] | None = None
         self._seats: tuple[str, ...] | None = None
         self._placements: tuple[int, dict[str, Any]] | None = None  # rules/book.py placement
+        self._carried: tuple[int, dict[str, Any], Any] | None = None  # rules/book.py after_moves
 
     @property
     def rules_off(self) -> tuple[str, ...]:

@@ -464,3 +464,60 @@ def test_e6_regardless_of_the_mariners(greenland, tmp_path) -> None:
         assert rules(_reassign(game, "walrus", "cattle-sheep")) == []
     assert len(game.state.contents("cattle-sheep", "hunters")) == 5
     assert audit(game.state, Cards.of(greenland)) == []
+
+
+TRIED_IN_TURN = """
+phase = "assignment"
+[rows.north]
+warm = ["Walrus", "Harbor Seal", "Caribou", "Markland", "Dogs"]
+cold = ["Polar Bear", "Musk Oxen"]
+[rows.south]
+warm = ["Shark", "Vinland", "Bog Iron", "Elkhounds"]
+[cultures.red]
+unassigned = 8
+elders = {1 = 1, 4 = 1, 6 = 1}
+colonists = {Vinland = 3}
+hunters = {Shark = 2, Walrus = 1}
+energy = 6
+[cultures.yellow]
+unassigned = 9
+elders = {2 = 1, 6 = 1}
+hunters = {Walrus = 2, "Polar Bear" = 1}
+[cultures.green]
+unassigned = 7
+elders = {3 = 1}
+colonists = {Markland = 4}
+husbands = {Birgitta = 1}
+"""
+
+
+def test_e1_moves_tried_in_turn_find_what_a_first_check_finds(greenland, tmp_path) -> None:
+    """E1, E2, E4, D7 and the rest: on a table where hunter after hunter is tried on card after
+    card (the checker then carries a culture's placement over from the table before each
+    move), every check finds what the first check of that move on a fresh copy of the table
+    finds."""
+    path = tmp_path / "tried.toml"
+    path.write_text(TRIED_IN_TURN)
+    game = new_game(greenland, seed=3, position=str(path))
+    state = game.state
+    check = checker_for(greenland)
+    cards = [
+        pid
+        for row in ("north_warm", "north_cold", "south_warm")
+        for pid in state.places[row].contents
+    ]
+    tried = [
+        (colour, cube, card)
+        for colour in ("red", "yellow", "green")
+        for cube in state.places[f"hunters_{colour}"].contents[:3]
+        for card in cards
+    ]
+    seen = set()
+    for _round in range(3):
+        for colour, cube, card in tried:
+            move = actions.move(state, cube, card, spot="hunters")
+            found = check(state, move, colour)
+            first = check(state.copy(), actions.move(state, cube, card, spot="hunters"), colour)
+            assert found == first, (colour, cube, card)
+            seen.update(f.rule for f in found)
+    assert {"E1", "E2"} <= seen  # the moves reach the rules that read the placement

@@ -212,6 +212,29 @@ def test_a_rule_that_names_its_places_is_checked_only_for_moves_through_them():
     assert rules_of(book.audit(table.state)) == ["T2", "T3"]  # the audit reads everywhere
 
 
+def test_a_rule_that_names_its_spots_is_checked_only_for_moves_from_or_to_them():
+    """``spots``: besides its places, a rule may name the spots it reads; the move checker asks
+    it about a move from or to one of them, and not about a move elsewhere on the same place."""
+    book = make_book()
+    read: list[str] = []
+
+    @book.invariant("T4", "a seat has one cube at most on the last space", spots=("t3",))
+    def one_at_the_end(reading: Reading, seat: str) -> Iterator[Finding]:
+        read.append("T4")
+        pieces = reading.state.pieces
+        last = [p for p in reading.on_track(seat) if pieces[p].spot == "t3"]
+        if len(last) > 1:
+            yield Finding("T4", f"{seat} has two cubes on the last space", pieces=tuple(last))
+
+    table = sample_table()
+    assert rules_of(book.check(table.state, to_track(table.state, "cube0", "t1"), "red")) == []
+    assert read == []  # onto the track, not its last space: T4 was not asked
+    put(table, to_track(table.state, "cube0", "t3"))
+    found = book.check(table.state, to_track(table.state, "cube1", "t3"), "red")
+    assert rules_of(found) == ["T4"]
+    assert rules_of(book.audit(table.state)) == []  # one cube there: the audit asks, all is well
+
+
 def test_a_rule_of_the_variants_without_a_section_is_played_only_by_them():
     """``only_without``: a beginners' rule comes into play when its variant switches the
     advanced rule off, in the move checker and in the audit alike."""

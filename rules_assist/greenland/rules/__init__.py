@@ -46,7 +46,7 @@ from . import (  # noqa: F401  (they declare the rules)
     supply,
     transport,
 )
-from .book import BOOK, seats_touched
+from .book import BOOK, after_moves, seats_touched
 
 __all__ = ["BOOK", "rulebook_for"]
 
@@ -75,6 +75,7 @@ def rulebook_for(cards: Cards | Any) -> Rulebook:
         seats=Greenland.seats,
         seats_touched=seats_touched,
         off=_rules_off,
+        reading_after=after_moves,
     )
     if len(_BOOKS) >= _KEPT:
         _BOOKS.clear()

@@ -40,7 +40,7 @@ from tabletop.core import Finding, Move
 
 from ..payments import promotion_means
 from ..view import Greenland
-from .book import BOOK, illegal, moved_cube, placement, plays_without
+from .book import BOOK, illegal, moved_cube, permanent_ids, placement, plays_without
 
 EMISSARY_SPOT = "rank1"  # I5: an emissary goes to the first rank of the other card
 START = "assignment.start"  # E4: what each culture had when the assignment phase began
@@ -203,8 +203,8 @@ def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]
     if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
         return ()
     was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
-    if not was:
-        return ()
+    if not was or permanent_ids(view, colour).issuperset(was):
+        return ()  # all of them still permanently assigned
     pieces, places = view.state.pieces, view.state.places
     mine = _cube_ids(view, colour)
     back = [  # those no longer among the culture's permanently assigned cubes, nor dead

@@ -9,6 +9,7 @@ the culture's nineteen cubes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tabletop.core import Finding, Move, Severity
@@ -53,7 +54,18 @@ def colour_of_place(place_id: str) -> str | None:
 class Placement:
     """Where one culture's cubes are."""
 
-    __slots__ = ("small", "alphas", "hunting", "visiting", "exogamy", "astray", "tableau", "ranks")
+    __slots__ = (
+        "small",
+        "alphas",
+        "hunting",
+        "visiting",
+        "exogamy",
+        "astray",
+        "tableau",
+        "ranks",
+        "elders",
+        "permanent",
+    )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
         self.small = small
@@ -65,6 +77,8 @@ class Placement:
         self.tableau: dict[str, tuple[str, list[str]]] = {}  # card -> (its owner, the cubes
         # hunting on it): the tableau cards among ``hunting``
         self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
+        self.elders: list[str] = []  # those elders
+        self.permanent: frozenset[str] | None = None  # ``permanent_ids``, once read
 
     @property
     def mariners(self) -> int:
@@ -85,18 +99,109 @@ def placement(view: Greenland, colour: str) -> Placement:
     """Where ``colour``'s cubes are on this table (read once a table)."""
     state = view.state
     kept = view._placements  # on the view while no piece moves
-    if kept is None or kept[0] != state.positions:
+    if kept is not None and kept[0] == state.positions:
+        found = kept[1].get(colour)
+        if found is not None:
+            return found
+    else:
         kept = view._placements = (state.positions, {})
-    found = kept[1].get(colour)
-    if found is not None:
-        return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _placement(view, colour)
+        carried = view._carried
+        if carried is not None and carried[0] != state.positions:  # the move is made
+            before = carried[1].get(colour)
+            if before is not None:
+                found = _gone_hunting(view, colour, before, carried[2])
+        if found is None:
+            found = _placement(view, colour)
+        memo[key] = found
     kept[1][colour] = found
     return found
+
+
+def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
+    """The view of the table once ``moves`` (all that a command does) are made, to be read only
+    then (the move checker's reading after a move). On a table where moves are tried in turn
+    (a few checked on it already: a player or a bot trying cards), a move that sends a cube from
+    its culture's own bowls to a card's hunting area (the commonest) carries the culture's
+    placement on this table over with that cube added, rather than have it read from every
+    cube again."""
+    state = view.state
+    after = Greenland(state, view.cards)
+    after._off, after._seats = view._off, view._seats
+    memo = state.positions_memo()
+    tried = memo.get(_TRIED, 0)
+    memo[_TRIED] = tried + 1
+    if tried >= _TRIES and len(moves) == 1:
+        move = moves[0]
+        if move.dst.spot == "hunters" and move.src.place.startswith(_BOWLS):
+            colour = colour_of_place(move.src.place)
+            piece = state.pieces[move.piece]
+            if colour is not None and piece.owner == colour and piece.kind in CUBES:
+                after._carried = (state.positions, {colour: placement(view, colour)}, move)
+    return after
+
+
+_TRIED = "greenland.moves_tried"  # in the positions memo: how many moves were checked here
+_TRIES = 4  # checked on this table before: reading the placement once for the next pays
+
+
+def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -> Placement | None:
+    """``before`` with the cube the move takes from the culture's own bowls hunting on the card
+    it goes to; None when that is not so simply had (read the placement whole)."""
+    card = view.state.places[move.dst.place].parent
+    order = _order(view, colour)
+    at = order.get(move.piece)
+    if card is None or at is None or move.piece in view.state.places:
+        return None
+    hunting = before.hunting
+    on = hunting.get(card)
+    if on is not None:
+        if order[on[0]] > at:
+            return None  # the card's first cube would change
+        on = [*on]
+        i = len(on)
+        while order[on[i - 1]] > at:
+            i -= 1
+        on.insert(i, move.piece)
+        hunting = {**hunting, card: on}
+    elif not hunting or order[next(reversed(hunting.values()))[0]] < at:
+        hunting = {**hunting, card: [move.piece]}  # cards come in the order of their first cube
+    elif order[next(iter(hunting.values()))[0]] > at:
+        hunting = {card: [move.piece], **hunting}
+    else:
+        return None
+    if view.state.pieces[card].place.startswith("tableau_"):
+        return None  # the tableau cards too
+    found = Placement.__new__(Placement)
+    found.small, found.alphas, found.hunting, found.tableau = (
+        before.small,
+        before.alphas,
+        hunting,
+        before.tableau,
+    )
+    found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
+    found.ranks, found.elders = before.ranks, before.elders
+    permanent = before.permanent  # the permanent ids as well: a colonist is one more
+    if permanent is None:
+        permanent = before.permanent = _permanent(view, before)
+    found.permanent = permanent | {move.piece} if view.is_new_world(card) else permanent
+    return found
+
+
+def _order(view: Greenland, colour: str) -> dict[str, int]:
+    """Each of the culture's cubes (``_cubes``) by its place among them."""
+    memo = view.state.layout_memo()
+    key = _ORDER_KEYS.get(colour) or ("greenland.cube_order", colour)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = {cube.id: i for i, cube in enumerate(_cubes(view, colour)[0])}
+    return found
+
+
+_ORDER_KEYS = {colour: ("greenland.cube_order", colour) for colour in COLOURS}
 
 
 def _placement(view: Greenland, colour: str) -> Placement:
@@ -126,6 +231,7 @@ def _placement(view: Greenland, colour: str) -> Placement:
             found.exogamy.append((card, cube.id))
         elif where == own_elders:
             ranks[spot] = ranks.get(spot, 0) + 1
+            found.elders.append(cube.id)
         elif where.startswith("elder-"):
             found.visiting.append((card, spot or "", cube.id))
     if hunting:
@@ -135,6 +241,25 @@ def _placement(view: Greenland, colour: str) -> Placement:
             if holder.startswith("tableau_"):
                 found.tableau[card] = (holder[8:], on)
     return found
+
+
+def permanent_ids(view: Greenland, colour: str) -> frozenset[str]:
+    """The culture's cubes permanently assigned now (E4): its elders, on its own elder card or
+    another's, its husbands and its colonists (in the hunting areas of New World cards)."""
+    here = placement(view, colour)
+    found = here.permanent
+    if found is None:
+        found = here.permanent = _permanent(view, here)
+    return found
+
+
+def _permanent(view: Greenland, here: Placement) -> frozenset[str]:
+    ids = [*here.elders, *[cube for _card, cube in here.exogamy]]
+    ids += [cube for _card, _spot, cube in here.visiting]
+    for card, cubes in here.hunting.items():
+        if view.is_new_world(card):
+            ids += cubes
+    return frozenset(ids)
 
 
 def _cubes(view: Greenland, colour: str) -> tuple[tuple[Any, ...], int, int]:
@@ -165,12 +290,13 @@ def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
     owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
     pieces, places = view.state.pieces, view.state.places
     seats: set[str] = set()
+    known = _PLACE_COLOURS
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = colour_of_place(place_id)
+            colour = known.get(place_id, "") or colour_of_place(place_id)
             if colour is not None:
                 seats.add(colour)
                 continue

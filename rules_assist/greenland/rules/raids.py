@@ -97,7 +97,12 @@ def e5_no_raid_cards(view: Greenland, colour: str) -> Iterable[Finding]:
     ]
 
 
-@BOOK.invariant("F1", "one husband a daughter")
+@BOOK.invariant(
+    "F1",
+    "one husband a daughter",
+    places=("tableau_",),  # the culture's tableau: a daughter coming or going with her husbands
+    spots=("exogamy",),  # a husband coming or going
+)
 def f1_one_husband_a_daughter(view: Greenland, colour: str) -> Iterable[Finding]:
     places, pieces = view.state.places, view.state.pieces
     tableau = places.get(f"tableau_{colour}")

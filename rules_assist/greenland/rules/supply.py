@@ -134,7 +134,14 @@ def b_every_piece_in_one_place(view: Greenland, seat: str | None) -> Iterable[Fi
     return (illegal("B", problem),) if problem else ()
 
 
-@BOOK.invariant("B2", "a hand within its hand size (a reminder to discard down at once)")
+@BOOK.invariant(
+    "B2",
+    "a hand within its hand size (a reminder to discard down at once)",
+    # the hand; the size: rank 3 elders, the abilities of the tableau's cards and of the
+    # wives (daughters in any tableau where a husband of the culture stands)
+    places=("hand_", "elder-", "tableau_"),
+    spots=("exogamy",),
+)
 def b2_hand_size(view: Greenland, colour: str) -> Iterable[Finding]:
     held = hand(view, colour)
     if not held:

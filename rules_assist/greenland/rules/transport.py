@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from tabletop.core import Finding, Move
 
-from ..view import NORTH_CULTURES, ROW_PLACES, Greenland
+from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
 from .assignment import reassigned
 from .book import BOOK, illegal, moved_cube, placement
 
@@ -86,8 +87,9 @@ def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> i
     sled takes any number to one card, where most go)."""
     if not outside:
         return 0
-    if len(outside) > 1:
-        outside.sort(key=_most)  # the sleds go where most cubes go
+    if len(outside) > 1:  # the sleds go where most cubes go: most first, then by card
+        outside.sort(key=_CARD)
+        outside.sort(key=_COUNT, reverse=True)  # (a sort keeps the order of equals)
     load = view.cards.constants.mariner_load
     needed = 0
     for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
@@ -95,17 +97,24 @@ def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> i
     return needed
 
 
-def _most(item: tuple[str, int]) -> tuple[int, str]:
-    return -item[1], item[0]
+_CARD, _COUNT = itemgetter(0), itemgetter(1)
 
 
 def _sleds(view: Greenland, colour: str) -> int:
-    memo = view.state.positions_memo()
-    key = ("greenland.sleds", colour)
+    """``view.sleds``, kept while the same cards lie in the culture's tableau (cubes come and
+    go all through the assignment phase; its cards seldom)."""
+    tableau = view.state.places.get(f"tableau_{colour}")
+    if tableau is None:
+        return view.sleds(colour)
+    memo = view.state.layout_memo()  # the cards' rows stay while no property changes
+    key = _SLED_KEYS.get(colour) or ("greenland.sleds", colour)
     found = memo.get(key)
-    if found is None:
-        found = memo[key] = view.sleds(colour)
-    return found
+    if found is None or found[0] != tableau.contents or found[1] is not view.cards:
+        found = memo[key] = (list(tableau.contents), view.cards, view.sleds(colour))
+    return found[2]
+
+
+_SLED_KEYS = {colour: ("greenland.sleds", colour) for colour in COLOURS}
 
 
 AFTER_ASSIGNMENT = ("negotiation", "hunt", "animals", "elders")
@@ -165,7 +174,7 @@ def _carrying(view: Greenland, arrived: dict[str, list[str]], left: int) -> int:
 def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
     """Judged until the hunters have gone out (E): a mariner lost afterwards (an attack, F2; a
     hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
-    if view.counter("phase") in AFTER_ASSIGNMENT:
+    if view.state.counters.get("phase") in AFTER_ASSIGNMENT:
         return ()
     here = placement(view, colour)
     hunting = here.hunting
@@ -179,7 +188,7 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     if not outside and not arrived and not left:
         return ()
     needed = _mariners(view, colour, outside)
-    by_sea = _carrying(view, arrived, left)
+    by_sea = _carrying(view, arrived, left) if arrived or left else 0
     mariners = here.mariners
     if needed + by_sea <= mariners:
         return ()
