@@ -15,11 +15,13 @@ import base64
 import json
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from tabletop.cli import main
 from tabletop.core import Annotate, seat_of
@@ -265,6 +267,38 @@ def test_table_report_of_one_revision_beside_its_bot_games_as_pdf(
             )
             > 2
         )
+    if shutil.which("pdftoppm"):  # a PDF reader of its own draws the first page
+        _looks_like_a_report_page(out, tmp / "page")
+
+
+def _looks_like_a_report_page(pdf: Path, prefix: Path) -> None:
+    """Poppler's pdftoppm draws page 1 at 40 dpi: an A4 page in portrait, mostly white (the
+    paper), with text and plots in more than one colour across its upper half."""
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "40",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(prefix),
+        ],
+        check=True,
+        timeout=120,
+    )
+    with Image.open(f"{prefix}.png") as page:
+        rgb = page.convert("RGB")
+    width, height = rgb.size
+    assert 1.3 < height / width < 1.5  # A4 upright
+    pixels = [rgb.getpixel((x, y)) for x in range(0, width, 2) for y in range(0, height // 2, 2)]
+    white = sum(1 for p in pixels if min(p) > 240)
+    assert 0.5 < white / len(pixels) < 0.97  # paper with something printed on it
+    assert len({p for p in pixels if min(p) <= 240}) > 20  # text and coloured plots
 
 
 @pytest.mark.parametrize(
