@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from rules_assist.cli import Parser as _Parser
+from rules_assist.cli import procedures_overview
 from tabletop import __version__
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
@@ -13,8 +14,21 @@ from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 
 
+class _TopParser(_Parser):
+    """The ``tabletop`` parser: its help ends with every game's procedures by phase, read from
+    the games' procedure tables only when the help is shown."""
+
+    def format_help(self) -> str:
+        self.epilog = procedures_overview()
+        return super().format_help()
+
+
 def parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
+    parser = _TopParser(
+        prog="tabletop",
+        description="A digital tabletop for playtesting board games.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
