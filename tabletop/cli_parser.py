@@ -49,7 +49,7 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a setup choice of the module (see 'tabletop modules')",
+        help="a setup choice of the module (see 'tabletop modules MODULE')",
     )
     p.add_argument(
         "--random-colours", action="store_true", help="deal the players' colours at random"
@@ -292,8 +292,11 @@ def parser() -> argparse.ArgumentParser:
         " file; never overwritten",
     )
 
-    p = sub.add_parser("modules", help="the game modules there are")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "modules", help="the game modules there are, with their variants and setup options"
+    )
+    p.add_argument("module", nargs="?", help="one module: each variant and setup option in full")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
     p = sub.add_parser("bench", help="measure the table engine on this machine")
     p.add_argument("--json", action="store_true", help="print one JSON object")
