@@ -742,7 +742,11 @@ class MainWindow(QMainWindow):
             return False
         if self.ask:
             answer = QMessageBox.question(
-                self, "Remove note", f"Remove note #{note_id}? The log keeps its history."
+                self,
+                "Remove note",
+                f"Remove note #{note_id}? The log keeps its history.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # Enter keeps the note
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False

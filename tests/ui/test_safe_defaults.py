@@ -3,10 +3,11 @@ or a quick click on the bold button must not kill, take or attack."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from tabletop.core.actions import where_is
+from tabletop.core.notes import Annotate
 from tabletop.modules import find_module
 from tabletop.modules.rules import game_of
 
@@ -69,3 +70,33 @@ def test_f2_i3_i6_the_killing_procedures_are_marked() -> None:
         params = {"colour": "red", "action": action}
         assert procedures.get("elder").is_destructive(params) is harms, action
     assert not procedures.get("next-phase").is_destructive({})
+
+
+def test_removing_a_note_asks_with_keep_as_the_default(table, qtbot) -> None:  # noqa: ANN001
+    """Delete on a note in the dock asks first; Enter answers No and the note stays (table)."""
+    table.start(find_module("proto"), seats=3)
+    window, live = table.window, table.live
+    note = Annotate("add", tag="typo", text="Cube colour hard to see", at=live.seq)
+    assert table.session.annotate(note)  # as the note dialog writes it
+    window.ask = True  # the test window asks nothing unless told
+    seen: list[str] = []
+
+    def press_enter() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            return
+        default = box.defaultButton()
+        seen.append(default.text().replace("&", "") if default is not None else "(none)")
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+        if box.isVisible():  # Enter did nothing: close it so the test goes on to fail
+            box.done(0)
+
+    window.docks["notes"].raise_()
+    QApplication.processEvents()
+    notes = window.docks["notes"].widget().list
+    point = notes.visualItemRect(notes.item(0)).center()
+    qtbot.mouseClick(notes.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    QTimer.singleShot(0, press_enter)
+    qtbot.keyClick(notes, Qt.Key.Key_Delete)
+    assert seen == ["No"]
+    assert len(live.notes()) == 1 and notes.count() == 1
