@@ -180,7 +180,8 @@ def procedure_table() -> ProcedureTable:
                 "reveal the event and apply it (D): first player, icons, auction",
                 bid,
                 example="game.jsonl --choice council=yellow --bid yellow=1 --bid red=0"
-                " -o turn1.jsonl",
+                " --choice snowflake_yellow=energy=1 --choice snowflake_red=energy=1"
+                " --choice snowflake_red_2=energy=1 -o turn1.jsonl",
             ),
             spec(
                 "resolve-event",
