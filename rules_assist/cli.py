@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -155,6 +156,46 @@ def procedure_lines(game: Game) -> list[str]:
         if spec.example:
             lines.append(f"    e.g. {spec.example}")
     return lines or [f"{game.id} has no procedures"]
+
+
+def procedures_by_phase(game: Game) -> list[str]:
+    """Every procedure of the game's table by name, a line a phase in the flow's order (one
+    that belongs to several phases under each), those of any phase last."""
+    flow = game.flow
+    order = list(flow.phases) if flow else []
+    order += [p for spec in game.procedures for p in spec.phases if p not in order]
+    lines = []
+    for phase in order:
+        names = [spec.name for spec in game.procedures if phase in spec.phases]
+        if names:
+            label = flow.phase_label(phase) if flow else phase
+            lines.append(f"{label}: {', '.join(names)}")
+    anywhere = [spec.name for spec in game.procedures if not spec.phases]
+    if anywhere:
+        lines.append(f"any phase: {', '.join(anywhere)}")
+    return lines
+
+
+def procedures_overview() -> str:
+    """The procedures of every module that has some, by phase (``tabletop --help``'s end)."""
+    parts = []
+    for module_id in module_ids():
+        if not has_procedures(module_id):
+            continue
+        game = game_with_procedures(module_id)
+        lines = [
+            textwrap.fill(line, 79, initial_indent="    ", subsequent_indent="      ")
+            for line in procedures_by_phase(game)
+        ]
+        parts.append(f"  {module_id} ({game.module.name}):\n" + "\n".join(lines))
+    if not parts:
+        return ""
+    head = textwrap.fill(
+        "The games' procedures, by phase ('tabletop MODULE PROCEDURE FILE ... -o OUT' runs one;"
+        " 'tabletop procedures MODULE' gives their sections and options):",
+        79,
+    )
+    return head + "\n" + "\n".join(parts)
 
 
 # ---- building the parser ------------------------------------------------------------------

@@ -137,10 +137,19 @@ class ProcedureSpec:
     parameters: tuple[Parameter, ...] = ()
     log_name: str = ""  # the compound's procedure name in the log ('greenland.hunt')
     example: str = ""  # a command line, for the README and --help
+    # it kills, takes or attacks (for all its parameters, or those the function says): a
+    # window never makes it the default button, so Enter cannot set it off
+    destructive: bool | Callable[[Mapping[str, Any]], bool] = False
 
     @property
     def recorded_as(self) -> str:
         return self.log_name or self.name
+
+    def is_destructive(self, params: Mapping[str, Any]) -> bool:
+        """Whether running it with ``params`` kills, takes or attacks (``destructive``)."""
+        if callable(self.destructive):
+            return bool(self.destructive(params))
+        return self.destructive
 
 
 class ProcedureTable:

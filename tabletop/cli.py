@@ -14,6 +14,7 @@ import json
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -325,21 +326,86 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return 0
 
 
+def _module_row(module: Any) -> dict[str, Any]:
+    """A module for ``tabletop modules``: its players, variants and setup options."""
+    return {
+        "id": module.id,
+        "name": module.name,
+        "version": module.version,
+        "seats": f"{module.min_seats}-{module.max_seats}",
+        "variants": list(module.variants),
+        "variant_details": [
+            {
+                "id": vid,
+                "name": name,
+                "description": module.variant_defs.get(vid, {}).get("description", ""),
+                "seats": module.variant_defs.get(vid, {}).get(
+                    "seats"
+                ),  # None: any the module seats
+            }
+            for vid, name in module.variants.items()
+        ],
+        "options": [
+            {
+                "id": o.id,
+                "label": o.label,
+                "choices": list(o.choices),
+                "default": o.default,
+                "help": o.help,
+            }
+            for o in module.options.values()
+        ],
+        "notes": list(module.notes),
+    }
+
+
+def _option_text(option: dict[str, Any]) -> str:
+    return f"{option['id']}={'|'.join(option['choices'])} (default {option['default']})"
+
+
+def _module_lines(row: dict[str, Any]) -> list[str]:
+    """One module in full: its variants with what each changes, its options with their values."""
+    mid = row["id"]
+    lines = [f"{row['name']} {row['version']} ({mid}): {row['seats']} players"]
+
+    def item(name: str, text: str) -> None:
+        lines.append(
+            textwrap.fill(text, 79, initial_indent=f"  {name:<14}", subsequent_indent=" " * 16)
+        )
+
+    if row["variant_details"]:
+        lines.append(f"Variants (tabletop new {mid} --variant V):")
+        for v in row["variant_details"]:
+            seats = f", {v['seats']} players" if v["seats"] else ""
+            about = f": {v['description']}" if v["description"] else ""
+            item(v["id"], f"{v['name']}{seats}{about}")
+    if not row["options"]:
+        lines.append("Options: none")
+        return lines
+    first = row["options"][0]
+    lines.append(
+        f"Options (tabletop new {mid} --option KEY=VALUE, or --KEY VALUE:"
+        f" --{first['id'].replace('_', '-')} {first['choices'][-1]}):"
+    )
+    for o in row["options"]:
+        item(o["id"], f"{o['label']}: {', '.join(o['choices'])}; default {o['default']}")
+        if o["help"]:
+            item("", o["help"])
+    return lines
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
+    if args.module:
+        row = _module_row(find_module(args.module))
+        if args.json:
+            print(json.dumps(row, indent=2))
+        else:
+            print("\n".join(_module_lines(row)))
+        return 0
     rows = []
     for module_id in module_ids():
         try:
-            module = find_module(module_id)
-            rows.append(
-                {
-                    "id": module.id,
-                    "name": module.name,
-                    "version": module.version,
-                    "seats": f"{module.min_seats}-{module.max_seats}",
-                    "variants": list(module.variants),
-                    "notes": list(module.notes),
-                }
-            )
+            rows.append(_module_row(find_module(module_id)))
         except ModuleError as exc:
             rows.append({"id": module_id, "error": str(exc)})
     if args.json:
@@ -355,6 +421,9 @@ def cmd_modules(args: argparse.Namespace) -> int:
             print(
                 f"{row['id']:<12} {row['name']} {row['version']} ({row['seats']} players{variants})"
             )
+            if row["options"]:
+                print(f"{'':<13}options: {', '.join(_option_text(o) for o in row['options'])}")
+    print("(tabletop modules MODULE: its variants and options in full)")
     return 0
 
 

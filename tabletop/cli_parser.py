@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from rules_assist.cli import Parser as _Parser
+from rules_assist.cli import procedures_overview
 from tabletop import __version__
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
@@ -13,8 +14,21 @@ from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 
 
+class _TopParser(_Parser):
+    """The ``tabletop`` parser: its help ends with every game's procedures by phase, read from
+    the games' procedure tables only when the help is shown."""
+
+    def format_help(self) -> str:
+        self.epilog = procedures_overview()
+        return super().format_help()
+
+
 def parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tabletop", description="A digital tabletop for playtesting board games.")
+    parser = _TopParser(
+        prog="tabletop",
+        description="A digital tabletop for playtesting board games.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -35,7 +49,7 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a setup choice of the module (see 'tabletop modules')",
+        help="a setup choice of the module (see 'tabletop modules MODULE')",
     )
     p.add_argument(
         "--random-colours", action="store_true", help="deal the players' colours at random"
@@ -278,8 +292,11 @@ def parser() -> argparse.ArgumentParser:
         " file; never overwritten",
     )
 
-    p = sub.add_parser("modules", help="the game modules there are")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "modules", help="the game modules there are, with their variants and setup options"
+    )
+    p.add_argument("module", nargs="?", help="one module: each variant and setup option in full")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
     p = sub.add_parser("bench", help="measure the table engine on this machine")
     p.add_argument("--json", action="store_true", help="print one JSON object")

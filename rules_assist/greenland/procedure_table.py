@@ -52,6 +52,11 @@ HUNT_FLAGS = tuple(
 )
 
 
+# The elder actions that kill or take another's cube: banishment (I2), witch-burning (I3),
+# proselytizing (I6, a convert changes sides).
+KILLING_ACTIONS = frozenset({"banish", "witch-burn", "proselytize"})
+
+
 def elder(
     ctx: ProcedureContext,
     colour: str,
@@ -134,6 +139,7 @@ def procedure_table() -> ProcedureTable:
         *parameters: Parameter,
         log: str = "",
         example: str = "",
+        destructive: bool | Callable[[Mapping[str, Any]], bool] = False,
     ) -> ProcedureSpec:
         return ProcedureSpec(
             name,
@@ -144,6 +150,7 @@ def procedure_table() -> ProcedureTable:
             parameters=parameters,
             log_name=f"greenland.{log or name.replace('-', '_')}",
             example=f"tabletop greenland {name} {example}" if example else "",
+            destructive=destructive,
         )
 
     def acting(what: str = "the culture acting") -> Parameter:
@@ -173,7 +180,8 @@ def procedure_table() -> ProcedureTable:
                 "reveal the event and apply it (D): first player, icons, auction",
                 bid,
                 example="game.jsonl --choice council=yellow --bid yellow=1 --bid red=0"
-                " -o turn1.jsonl",
+                " --choice snowflake_yellow=energy=1 --choice snowflake_red=energy=1"
+                " --choice snowflake_red_2=energy=1 -o turn1.jsonl",
             ),
             spec(
                 "resolve-event",
@@ -260,6 +268,7 @@ def procedure_table() -> ProcedureTable:
                 card("the card attacked on, e.g. Walrus"),
                 example="game.jsonl --seat yellow --card Birgitta --dice 5,6,1 --choice reroll=6"
                 " -o out.jsonl",
+                destructive=True,  # F2: cubes die on both sides
             ),
             spec(
                 "peace",
@@ -419,6 +428,7 @@ def procedure_table() -> ProcedureTable:
                 Parameter("target", "the other culture (I5, I6)", kind="seat", metavar="COLOUR"),
                 example='game.jsonl --action tool-maker --seat red --card "Slit Goggles"'
                 " -o out.jsonl",
+                destructive=lambda params: params.get("action") in KILLING_ACTIONS,
             ),
             spec(
                 "next-phase",

@@ -37,8 +37,15 @@ def setup(ctx: SetupContext) -> None:
     seats = [s.id for s in ctx.seats]
     wanted = variant_in(ctx.module, variant).seats or ctx.module.default_seats  # C1: 2
     if len(seats) != wanted:
+        fits = [
+            v
+            for v in ctx.module.variants
+            if (variant_in(ctx.module, v).seats or ctx.module.default_seats) == len(seats)
+        ]
+        other = f", or play --variant {' or '.join(fits)}" if fits else ""
         raise SetupError(
-            f"the {variant} game of Greenland has {wanted} cultures, not {len(seats)} (choose them with --seats)"
+            f"the {variant} game of Greenland has {wanted} cultures, not {len(seats)}:"
+            f" name {wanted} with --seats{other}"
         )
     animal = ctx.options.get("norse_animal", "cattle")
     if animal not in NORSE_ANIMALS:

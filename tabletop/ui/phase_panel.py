@@ -3,7 +3,8 @@
 The game's turn driver (rules_assist/driver.py ``Driver``: the game's ``flow``)
 says the turn, the phase, who is to move (a seat, the table's own step, or
 nobody when the game is over), lines for people and the actions open now. A
-procedure's action is a button (the first the main "next" one) that runs the
+procedure's action is a button (the first the main "next" one, unless its procedure kills,
+takes or attacks: then the first that does not) that runs the
 procedure as one undoable entry; a seat's hand moves (an action of kind MOVES,
 such as placing hunters) are made on the table, so the panel says what to do
 instead of offering a button. When a procedure needs players' decisions (which
@@ -119,6 +120,17 @@ class PhasePanel(QWidget):
             return text  # the help names the section already
         return f"{text}\nRulebook {section}" if text else f"Rulebook {section}"
 
+    def destructive(self, action: Action) -> bool:
+        """The action's procedure kills, takes or attacks with these parameters (its spec's
+        ``destructive``): its button is never the default one."""
+        if self.driver is None or not action.name:
+            return False
+        try:
+            spec = self.driver.game.procedures.get(action.name)
+        except ProcedureError:
+            return False
+        return spec is not None and spec.is_destructive(action.params)
+
     def refresh(self) -> None:
         while self.buttons.count():
             widget = self.buttons.takeAt(0).widget()
@@ -154,10 +166,11 @@ class PhasePanel(QWidget):
             button.setEnabled(not self.session.read_only)
             button.clicked.connect(lambda _checked=False: self.play_bots())
             self.buttons.addWidget(button)
-        for i, action in enumerate(self.offered):
+        main = None if bots else next((a for a in self.offered if not self.destructive(a)), None)
+        for action in self.offered:
             button = QPushButton(action.label.replace("&", "&&"))  # a '&' is not a shortcut key
             button.setToolTip(self.tooltip(action))
-            if i == 0 and not bots:
+            if action is main:  # the main "next" one; never one that kills or attacks
                 button.setDefault(True)
                 button.setStyleSheet("font-weight: bold;")
             button.setEnabled(not self.session.read_only)

@@ -172,7 +172,7 @@ class TableSession(QObject):
         if self._complete is not None and self.table.policy.checking:
             command = self._complete(self.state, command)
         try:
-            self.game.table.submit(command, who, force=force)
+            change = self.game.table.submit(command, who, force=force)
         except Refused as refusal:
             self.message.emit(str(refusal))
             self.refused.emit(command, refusal)
@@ -180,6 +180,9 @@ class TableSession(QObject):
         except (CommandError, TableError) as exc:
             self.message.emit(f"Not done: {exc}")
             return False
+        if force and change is not None:  # the refusal's message would still stand
+            words = self.entry_words(change.entry.seq, change.entry.command.describe())
+            self.message.emit(f"{words}: forced past the rules ({force})")
         return True
 
     def undo(self) -> bool:

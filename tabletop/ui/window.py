@@ -69,7 +69,7 @@ from .session import TableSession
 from .view import Overview, TableView
 
 RECENT_MAX = 10
-
+TWO_SIDED_SHAPES = ("card", "token")  # the shapes with a face and a back (Flip)
 
 ACTING_TIP = (
     "Who makes the moves: automatic credits each move to the owner of the piece moved (else"
@@ -742,7 +742,11 @@ class MainWindow(QMainWindow):
             return False
         if self.ask:
             answer = QMessageBox.question(
-                self, "Remove note", f"Remove note #{note_id}? The log keeps its history."
+                self,
+                "Remove note",
+                f"Remove note #{note_id}? The log keeps its history.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # Enter keeps the note
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
@@ -1007,8 +1011,8 @@ class MainWindow(QMainWindow):
         state = self.session.state
         commands = []
         for pid in self._targets(pids):
-            if pid not in state.pieces:
-                continue
+            if pid not in state.pieces or not self._two_sided(state.pieces[pid]):
+                continue  # a cube, disk or die has no other face to show
             other = self._other_side(state.pieces[pid])
             commands.append(
                 actions.set_property(state, pid, "card", other)
@@ -1016,6 +1020,12 @@ class MainWindow(QMainWindow):
                 else actions.flip(state, pid)
             )
         self._submit_each("flip", commands)
+
+    def _two_sided(self, piece) -> bool:  # noqa: ANN001 - a Piece
+        """A piece with two faces: a card or token, or a kind the module gives a back."""
+        module = self.session.module if self.session else None
+        kind = module.kinds.get(piece.kind) if module else None
+        return kind is None or kind.shape in TWO_SIDED_SHAPES or bool(kind.back)
 
     def _other_side(self, piece) -> str | None:  # noqa: ANN001 - a Piece
         module = self.session.module if self.session else None
@@ -1150,7 +1160,8 @@ class MainWindow(QMainWindow):
             pids = self.scene.selected_pieces()
             piece = state.pieces[item.pid]
             place = state.places[piece.place]
-            menu.addAction(self.actions_by_name["flip"])
+            if any(self._two_sided(state.pieces[p]) for p in pids):
+                menu.addAction(self.actions_by_name["flip"])
             menu.addAction(self.actions_by_name["rotate"])
             menu.addAction(self.actions_by_name["rotate180"])
             if piece.props.get("faces"):
