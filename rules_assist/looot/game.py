@@ -94,6 +94,11 @@ class LoootGame(Game):
         """The seat's score by category and by tile type (LO-R21, LO-R22)."""
         return breakdown(Looot(state, self), seat)
 
+    def first_player(self, state: TableState) -> str | None:
+        """The start player: the first seat begins the game (our setup, module README) and
+        the turns go round from them, one seat's turn at a time."""
+        return state.seats[0].id if state.seats else None
+
     def winners(self, state: TableState) -> list[str]:
         return winners(Looot(state, self))
 

@@ -185,3 +185,24 @@ def test_e_a2_the_header_names_turn_phase_first_player_scores_and_viewer(
         assert f"{session.seat_name(row['seat'])} {row['total']}" in people
     assert people.endswith(f"as {seat.name} sees it (their hand shown)")
     assert svg_desc(tmp_path / "spectator.svg").splitlines()[2].endswith("as a spectator sees it")
+
+
+def test_a_looot_header_names_the_start_player_and_the_turn(
+    qapp,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """Looot's first player is the seat that starts (the module README's setup); its turns
+    count one seat's turn each, so the header names the start player at every turn."""
+    module: Module = find_module("looot")
+    game = new_game(module, seats=3, seed=5, path=tmp_path / "l.jsonl")
+    try:
+        session = TableSession(game, module)
+        start = game.header.seats[0]
+        assert session.rules.first_player(game.state) == start.id
+        status = session.rules.flow.status(game.state)
+        render_game(game, module, tmp_path / "looot.svg", log_count=0)
+    finally:
+        game.close()
+    facts = svg_desc(tmp_path / "looot.svg").splitlines()[1]
+    assert facts.startswith("Looot") and f"turn {status.turn}" in facts
+    assert f"first player {session.seat_name(start.id)}" in facts
