@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -341,6 +342,10 @@ class FindingsPanel(QWidget):
         super().__init__()
         self.session = session
         self.list = QListWidget()
+        # a long finding wraps onto more lines, nothing cut off (its tooltip holds it whole)
+        self.list.setWordWrap(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
         self.empty = QLabel(
             "No findings. The rules assistant reports here when a game module has one."
         )

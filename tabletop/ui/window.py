@@ -55,6 +55,7 @@ from tabletop.export.snapshot import (
 )
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
+from tabletop.modules.words import piece_words
 from tabletop.persist import Game
 from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
@@ -65,6 +66,7 @@ from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
+from .send_menu import Group, fill_send_menu, send_groups
 from .session import TableSession
 from .view import Overview, TableView
 
@@ -76,6 +78,8 @@ ACTING_TIP = (
     " the seat whose turn it is); a seat chosen here is credited, and judged by the rules,"
     " for every move until changed"
 )
+
+FINDINGS_TITLE = "Rules findings"
 
 
 def games_folder() -> Path:
@@ -623,7 +627,7 @@ class MainWindow(QMainWindow):
             ("phase", "Phase", self.phase_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             ("log", "Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             ("seats", "Seats", seats, Qt.DockWidgetArea.RightDockWidgetArea),
-            ("findings", "Rules findings", findings, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("findings", FINDINGS_TITLE, findings, Qt.DockWidgetArea.RightDockWidgetArea),
             ("dice", "Dice tray", dice, Qt.DockWidgetArea.RightDockWidgetArea),
             ("notes", "Notes", self.notes_panel, Qt.DockWidgetArea.RightDockWidgetArea),
         ):
@@ -647,10 +651,37 @@ class MainWindow(QMainWindow):
             self.docks["score"] = dock
             self.docks_menu.addAction(dock.toggleViewAction())
             self.tabifyDockWidget(self.docks["findings"], dock)
+        self._new_findings = 0
+        self.docks["findings"].visibilityChanged.connect(self._findings_seen)
+        session.changed.connect(self._announce_findings)
         self.docks["seats"].raise_()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+
+    # ---- new findings announced ---------------------------------------------------
+    def _announce_findings(self, change) -> None:  # noqa: ANN001 - a Change
+        """A move's findings: the status bar names the first one's rule, and the findings tab,
+        when out of sight, counts them as new until it is looked at."""
+        entry = change.entry
+        if entry.kind in ("undo", "redo") or not entry.findings or self.session is None:
+            return
+        first = entry.findings[0]
+        text = self.session.entry_words(entry.seq, f"{first.rule}: {first.message}")
+        more = len(entry.findings) - 1
+        if more:
+            text += f" (and {more} more under Rules findings)"
+        self.statusBar().showMessage(text, 15000)
+        dock = self.docks.get("findings")
+        if dock is not None and (not dock.isVisible() or dock.visibleRegion().isEmpty()):
+            self._new_findings += len(entry.findings)
+            dock.setWindowTitle(f"{FINDINGS_TITLE} ({self._new_findings} new)")
+
+    def _findings_seen(self, visible: bool) -> None:
+        dock = self.docks.get("findings")
+        if visible and dock is not None and self._new_findings:
+            self._new_findings = 0
+            dock.setWindowTitle(FINDINGS_TITLE)
 
     # ---- playtest notes ----------------------------------------------------------
     def add_note_dialog(self) -> NoteDialog | None:
@@ -1117,16 +1148,28 @@ class MainWindow(QMainWindow):
             return
         self.session.submit(command)
 
-    def send_to(self, pids: list[str], place_id: str) -> None:
+    def send_groups(self, pids: list[str]) -> list[Group]:
+        """Where the context menu's "Send to" offers to send ``pids``, by owner (send_menu.py)."""
+        session = self.session
+        names = {s.id: s.name or s.id for s in session.game.header.seats}
+        face = piece_words(session.module).face
+        return send_groups(session.state, pids, session.viewer, names, face)
+
+    def send_to(self, pids: list[str], place_id: str, spot: str | None = None) -> None:
+        """Move ``pids`` to a place: to ``spot`` if given, else each to the first free spot."""
         if self.session is None:
             return
         builders = [
-            lambda s, p=pid: actions.move(s, p, place_id, spot=_first_free_spot(s, place_id))
+            lambda s, p=pid: actions.move(
+                s, p, place_id, spot=spot if spot is not None else _first_free_spot(s, place_id)
+            )
             for pid in pids
         ]
+        what = ", ".join(pids) if len(pids) <= 3 else f"{len(pids)} pieces"
+        where = f"{place_id} ({spot})" if spot is not None else place_id
         try:
             command = actions.build_sequence(
-                self.session.state, f"send {len(pids)} to {place_id}", builders
+                self.session.state, f"send {what} to {where}", builders
             )
         except TableError as exc:
             self.statusBar().showMessage(f"Not moved: {exc}", 8000)
@@ -1171,12 +1214,11 @@ class MainWindow(QMainWindow):
                         [p for p in pids if state.pieces[p].props.get("faces")]
                     ),
                 )
-            send = menu.addMenu("Send to")
-            for target in state.places.values():
-                if target.kind != "regions" and target.id != piece.place:
-                    send.addAction(
-                        target.label or target.id, lambda t=target.id: self.send_to(pids, t)
-                    )
+            fill_send_menu(
+                menu.addMenu("Send to"),
+                self.send_groups(pids),
+                lambda t: self.send_to(pids, t.place, spot=t.spot),
+            )
             if place.kind in ("deck", "stack"):
                 self._deck_menu(menu, place.id)
             steps = self.card_steps(item.pid)
