@@ -76,6 +76,10 @@ def test_e1_a_new_finding_is_announced_until_looked_at(table) -> None:  # noqa: 
     assert findings.wordWrap() and findings.textElideMode() == Qt.TextElideMode.ElideNone
     assert finding.message in findings.item(0).text()
     assert finding.message in findings.item(0).toolTip()
+    findings.resize(160, 400)  # a narrow dock: the finding wraps onto more lines, not cut
+    QApplication.processEvents()
+    line = findings.fontMetrics().height()
+    assert findings.visualItemRect(findings.item(0)).height() >= 2 * line
     dock.raise_()  # the player looks at the tab
     QApplication.processEvents()
     assert dock.windowTitle() == "Rules findings"
@@ -103,6 +107,9 @@ def test_e3_send_to_a_biome_cards_hunters_through_the_table_submenu(table) -> No
     assert groups == ["Norse", "Thule", "Tunit", "Table"]  # the seats as players call them
     assert "Walrus · hunters" in seen[2] and "North · warm side" in seen[2]
     assert "Thule elders (polytheist) · rank 1" not in seen[2]  # a seat's card: its own group
+    hidden = set(state.places["north_deck"].contents) | set(state.places["south_deck"].contents)
+    offered = {t.place for g in table.window.send_groups([cube]) for t in g.targets}
+    assert hidden and not hidden & offered  # a face-down card's regions would name it
     piece = table.state.pieces[cube]
     assert (piece.place, piece.spot) == ("walrus", "hunters")
     assert table.live.seq == before + 1
