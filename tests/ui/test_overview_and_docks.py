@@ -8,10 +8,14 @@ Played with a three-player Greenland game at a laptop's and a desktop's screen s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
+from tabletop.cli import main
 from tabletop.modules import find_module
 from tabletop.ui.window import MainWindow
 
@@ -124,3 +128,17 @@ def test_a_zoomed_view_keeps_what_was_in_view_when_the_room_shrinks(table, size)
     QApplication.processEvents()
     assert _fully_visible(table, ELDERS) == shown
     assert table.view.zoom < zoom
+
+
+def test_play_screenshot_at_a_given_window_size(tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+    monkeypatch.setenv("TABLETOP_GAMES", str(tmp_path / "games"))
+    shot = tmp_path / "laptop.png"
+    argv = ["play", "greenland", "--seed", "4", "--screenshot", str(shot)]
+    assert main([*argv, "--size", "1366x768"]) == 0
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1366, 768)
+    for bad in ("1366", "0x768", "wide x tall"):
+        capsys.readouterr()
+        assert main([*argv, "--size", bad]) == 2
+        err = capsys.readouterr().err
+        assert "write it as WIDTHxHEIGHT" in err and "Traceback" not in err
