@@ -246,7 +246,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not sep or not seat.strip() or not kind.strip():
             raise CliError(f"--bot {text!r}: write it as SEAT=BOT, e.g. --bot yellow=greedy")
         bots[seat.strip()] = kind.strip()
-    return play(args.target, args.screenshot, args.seed, bots)
+    size = None
+    if args.size is not None:
+        width, sep, height = args.size.lower().partition("x")
+        if not (width.isdigit() and height.isdigit() and sep and int(width) and int(height)):
+            raise CliError(f"--size {args.size!r}: write it as WIDTHxHEIGHT, e.g. 1366x768")
+        size = (int(width), int(height))
+    return play(args.target, args.screenshot, args.seed, bots, size)
 
 
 def _check_folder(path: str) -> None:

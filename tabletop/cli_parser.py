@@ -166,6 +166,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--screenshot", metavar="PNG", help="open, grab the window into this PNG, and quit"
     )
+    p.add_argument(
+        "--size",
+        metavar="WxH",
+        help="the window's size for --screenshot, e.g. 1366x768 (1600x1000 unless given)",
+    )
     p.add_argument("--seed", type=int, help="the seed of a new game")
     p.add_argument(
         "--bot",

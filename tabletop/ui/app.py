@@ -30,10 +30,12 @@ def play(
     screenshot: str | None = None,
     seed: int | None = None,
     bots: dict[str, str] | None = None,
+    size: tuple[int, int] | None = None,
 ) -> int:
     """Open the window; with ``screenshot``, grab it into that PNG and quit. Returns an exit code.
 
-    ``bots`` gives seats to the module's bots ({seat: bot name}).
+    ``bots`` gives seats to the module's bots ({seat: bot name}); ``size`` is the window's
+    (width, height) in pixels, 1600x1000 for a screenshot unless given.
     """
     if screenshot is None and not has_display():
         print(f"tabletop play: {NO_DISPLAY}", file=sys.stderr)
@@ -52,7 +54,9 @@ def play(
         scratch = tempfile.TemporaryDirectory(prefix="tabletop-")  # removed when play() returns
         settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings, ask=screenshot is None)
-    if screenshot is not None:
+    if size is not None:
+        window.resize(*size)
+    elif screenshot is not None:
         window.resize(1600, 1000)
     opened = None
     if target is not None and (target.endswith(".jsonl") or Path(target).is_file()):

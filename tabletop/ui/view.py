@@ -1,8 +1,13 @@
-"""The view on the table: smooth zoom, pan, fit, an overview map, and the read-only banner."""
+"""The view on the table: smooth zoom, pan, fit, an overview map, and the read-only banner.
+
+When the view is resized (a dock beside it grows or shrinks, the window is resized), it
+keeps what was in view: a fitted table is fitted again, and otherwise the part of the
+table that was visible stays visible (the view zooms out just enough, never in).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPen, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
@@ -31,6 +36,8 @@ class TableView(QGraphicsView):
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         self._middle_pan: QPointF | None = None
         self.overview: Overview | None = None
+        self._fitted = False  # the table was fitted and not zoomed or panned since
+        self._adjusting = False  # the view itself is moving (fit, resize): not the user
 
     # ---- zoom ------------------------------------------------------------
     @property
@@ -39,8 +46,18 @@ class TableView(QGraphicsView):
 
     def set_zoom(self, factor: float) -> None:
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        self._fitted = False
         self.scale(factor / self.zoom, factor / self.zoom)
         self.zoomChanged.emit(self.zoom)
+
+    @property
+    def fitted(self) -> bool:
+        """Whether the view shows the table as fitted (no zoom or pan since)."""
+        return self._fitted
+
+    def visible_scene_rect(self) -> QRectF:
+        """The part of the table in view, in scene coordinates."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
 
     def zoom_by(self, step: float) -> None:
         self.set_zoom(self.zoom * step)
@@ -48,10 +65,15 @@ class TableView(QGraphicsView):
     def fit_table(self) -> None:
         if self.scene() is None:  # the game was closed before a queued fit came round
             return
-        self.fitInView(
-            self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40),
-            Qt.AspectRatioMode.KeepAspectRatio,
-        )
+        self._adjusting = True
+        try:
+            self.fitInView(
+                self.scene().itemsBoundingRect().adjusted(-40, -40, 40, 40),
+                Qt.AspectRatioMode.KeepAspectRatio,
+            )
+        finally:
+            self._adjusting = False
+        self._fitted = True
         self.zoomChanged.emit(self.zoom)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
@@ -124,13 +146,45 @@ class TableView(QGraphicsView):
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
+        if not self._adjusting:
+            self._fitted = False  # the user panned
         if self.overview is not None:
             self.overview.update()
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001
-        super().resizeEvent(event)
+        old = event.oldSize()
+        # what was in view before the resize: the scroll position is not yet changed
+        before = (
+            self.mapToScene(0, 0, old.width(), old.height()).boundingRect()
+            if old.width() > 0 and old.height() > 0 and self.scene() is not None
+            else None
+        )
+        self._adjusting = True
+        try:
+            super().resizeEvent(event)
+            if before is not None:
+                self._keep_in_view(before)
+        finally:
+            self._adjusting = False
         if self.overview is not None:
-            self.overview.place_in_corner()
+            self.overview.update()
+
+    def _keep_in_view(self, before: QRectF) -> None:
+        """After a resize: fit again, or keep ``before`` (the scene rect that was in view)
+        in view, zooming out only as far as that needs."""
+        if self._fitted:
+            self.fit_table()
+            return
+        port = self.viewport().rect()
+        if port.width() <= 0 or port.height() <= 0:
+            return
+        zoom = self.zoom
+        needed = min(port.width() / before.width(), port.height() / before.height())
+        if needed < zoom:
+            factor = max(MIN_ZOOM, needed)
+            self.scale(factor / zoom, factor / zoom)
+            self.zoomChanged.emit(self.zoom)
+        self.centerOn(before.center())
 
     # ---- read-only banner ---------------------------------------------------
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
@@ -150,17 +204,17 @@ class TableView(QGraphicsView):
 
 
 class Overview(QWidget):
-    """A small map of the whole table in the view's corner; click or drag in it to look there.
+    """A small map of the whole table, shown in its own dock; click or drag in it to look there.
 
     It draws the places and pieces as plain shapes in their colours (not their
     faces), so it costs next to nothing to keep up to date.
     """
 
-    def __init__(self, main: TableView) -> None:
-        super().__init__(main)
+    def __init__(self, main: TableView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.main = main
         main.overview = self
-        self.setFixedSize(220, 160)
+        self.setMinimumSize(160, 110)
         self.setToolTip("Overview: click or drag to look at another part of the table")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         # repainted at most a few times a second: a drag changes the scene on every mouse move
@@ -169,12 +223,9 @@ class Overview(QWidget):
         main.scene().changed.connect(
             lambda _regions: self._refresh.isActive() or self._refresh.start()
         )
-        self.place_in_corner()
 
-    def place_in_corner(self) -> None:
-        parent = self.main.viewport()
-        self.move(parent.width() - self.width() - 12, parent.height() - self.height() - 12)
-        self.update()
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(260, 180)
 
     def _transform(self) -> tuple[float, float, float, QRectF]:
         rect = self.main.scene().sceneRect()

@@ -270,7 +270,10 @@ class MainWindow(QMainWindow):
         a("actual", "Actual si&ze", lambda: self.view and self.view.set_zoom(1.0), "Ctrl+1")
         a("overview", "&Overview map", self.toggle_overview, "M")
         self.actions_by_name["overview"].setCheckable(True)
-        self.actions_by_name["overview"].setChecked(True)
+        # a map on demand, in its own dock beside the table (never over it); hidden at first
+        self.actions_by_name["overview"].setChecked(
+            str(self.settings.value("view/overview", "false")).lower() == "true"
+        )
         a(
             "pass",
             "&Pass the screen…",
@@ -534,7 +537,6 @@ class MainWindow(QMainWindow):
         self.scene = TableScene(self.session)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
-        Overview(self.view).setVisible(self.actions_by_name["overview"].isChecked())
         self.curtain = Curtain(self.view)
         self.curtain.confirmed.connect(self._curtain_lifted)
         self.session.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -654,10 +656,24 @@ class MainWindow(QMainWindow):
         self._new_findings = 0
         self.docks["findings"].visibilityChanged.connect(self._findings_seen)
         session.changed.connect(self._announce_findings)
+        self._build_overview_dock()
         self.docks["seats"].raise_()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        self.toggle_overview()  # the View menu's choice, over what the saved layout says
+
+    def _build_overview_dock(self) -> None:
+        """The overview map in a dock under the log: beside the table, so it never hides a
+        piece. Shown on demand (View > Overview map, key M)."""
+        dock = QDockWidget("Overview map", self)
+        dock.setObjectName("dock-overview")
+        dock.setWidget(Overview(self.view))
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.splitDockWidget(self.docks["log"], dock, Qt.Orientation.Vertical)
+        self.docks["overview"] = dock
+        self.docks_menu.addAction(dock.toggleViewAction())
+        dock.toggleViewAction().triggered.connect(self._overview_dock_toggled)
 
     # ---- new findings announced ---------------------------------------------------
     def _announce_findings(self, change) -> None:  # noqa: ANN001 - a Change
@@ -1388,8 +1404,19 @@ class MainWindow(QMainWindow):
             self.curtain.resize_to_parent()
 
     def toggle_overview(self) -> None:
-        if self.view is not None and self.view.overview is not None:
-            self.view.overview.setVisible(self.actions_by_name["overview"].isChecked())
+        """Show or hide the overview map's dock as the View menu says, and remember it."""
+        shown = self.actions_by_name["overview"].isChecked()
+        self.settings.setValue("view/overview", "true" if shown else "false")
+        dock = self.docks.get("overview")
+        if dock is not None:
+            dock.setVisible(shown)
+            if shown:
+                dock.raise_()
+
+    def _overview_dock_toggled(self, shown: bool) -> None:
+        """The dock was closed or opened from its own button or the Panels menu."""
+        self.actions_by_name["overview"].setChecked(shown)
+        self.toggle_overview()
 
     # ---- files ---------------------------------------------------------------
     def new_game_dialog(self) -> None:
