@@ -346,6 +346,8 @@ class PieceItem(QGraphicsItem):
         self.regions: list[
             tuple[str, QRectF]
         ] = []  # the regions it carries, in its own coordinates
+        self.highlighted = False  # a drag would land on it
+        self.highlight_spot: str | None = None  # ... in this region of it
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setTransformOriginPoint(self.w / 2, self.h / 2)
@@ -357,6 +359,11 @@ class PieceItem(QGraphicsItem):
         self.setRotation(piece.rotation * 90)
         self.setToolTip(self.finding or "")
         self.update()
+
+    def set_highlight(self, on: bool, spot: str | None = None) -> None:
+        if on != self.highlighted or spot != self.highlight_spot:
+            self.highlighted, self.highlight_spot = on, spot
+            self.update()
 
     def boundingRect(self) -> QRectF:
         return QRectF(-6, -6, self.w + 12, self.h + 12)
@@ -383,6 +390,8 @@ class PieceItem(QGraphicsItem):
             self._paint_regions(painter)
         if self.count > 1:
             self._paint_count(painter)
+        if self.highlighted:
+            self._paint_lit(painter, target)
         if self.isSelected() or self.marked or self.finding:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -411,6 +420,18 @@ class PieceItem(QGraphicsItem):
         painter.drawRoundedRect(pill, side / 2, side / 2)
         painter.setPen(QColor("#ffffff"))
         painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _paint_lit(self, painter: QPainter, target: QRectF) -> None:
+        """Where a drag would land on this card: the one region under the cursor, else the card."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        cell = dict(self.regions).get(self.highlight_spot) if self.highlight_spot else None
+        painter.setPen(QPen(theme.HIGHLIGHT, 4))
+        if cell is not None:
+            painter.setBrush(QColor(255, 240, 170, 90))
+            painter.drawRoundedRect(cell.adjusted(1, 1, -1, -1), 6, 6)
+        else:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(target.adjusted(-2, -2, 2, 2), 7, 7)
 
     def _paint_regions(self, painter: QPainter) -> None:
         """Quiet outlines of the regions a card carries, so players see where cubes go."""

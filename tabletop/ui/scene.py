@@ -64,7 +64,7 @@ class TableScene(QGraphicsScene):
         self._drag_start = QPointF()
         self._drag_offsets: dict[str, QPointF] = {}
         self._target: DropTarget | None = None
-        self._lit: PlaceItem | None = None
+        self._lit: PlaceItem | PieceItem | None = None
         self._press_pos: QPointF | None = None
         self._marked: set[str] = set()
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
@@ -323,21 +323,27 @@ class TableScene(QGraphicsScene):
         event.accept()
 
     def _light(self, target: DropTarget | None) -> None:
-        item = None
+        """Light exactly where a drop would land: a card's region on the card, else the place's spot."""
+        item: PlaceItem | PieceItem | None = None
+        spot = target.spot if target is not None else None
         if target is not None:
             item = self.places.get(target.place)
-            if item is None:  # a card's regions: light the card
+            if item is None:  # a card's regions: light the card, and the region on it
                 place = self.state.places.get(target.place)
                 if place is not None and place.parent in self.pieces:
-                    owner = self.state.pieces[place.parent].place
-                    item = self.places.get(owner)
+                    item = self.pieces[place.parent]
         if self._lit is not None and self._lit is not item:
             self._lit.set_highlight(False)
         if item is not None:
-            item.set_highlight(
-                True, target.spot if target and target.place == item.place_id else None
-            )
+            item.set_highlight(True, spot)
         self._lit = item
+
+    def lit(self) -> tuple[str, str | None] | None:
+        """What a drag now lights: a place's id or a card's piece id, and the spot or region in it."""
+        if self._lit is None or not self._lit.highlighted:
+            return None
+        key = self._lit.pid if isinstance(self._lit, PieceItem) else self._lit.place_id
+        return key, self._lit.highlight_spot
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if self._press_pos is None or not self._drag:

@@ -45,6 +45,42 @@ def test_drag_a_cube_onto_a_cards_region(table, boards_module):
     assert rank3.contains(centre.x(), centre.y())
 
 
+def test_dragging_a_cube_lights_the_rank_under_the_cursor_not_the_row(table, boards_module):
+    table.start(boards_module)
+    card = table.state.pieces["elder-red"]
+    start = table.piece_point("cube-red-1")
+    rank3 = table.spot_point("elder-red", "rank3")
+    table.press(start)
+    for t in (0.25, 0.5, 0.75, 1.0):
+        table.move(
+            QPoint(
+                round(start.x() + (rank3.x() - start.x()) * t),
+                round(start.y() + (rank3.y() - start.y()) * t),
+            )
+        )
+    QApplication.processEvents()
+    # the lit target is that rank of that card; the place the card lies in is not lit
+    assert table.scene.lit() == ("elder-red", "rank3")
+    assert table.scene.pieces["elder-red"].highlight_spot == "rank3"
+    assert not table.scene.places[card.place].highlighted
+    # one step to the next rank moves the light with the cursor
+    rank1 = table.spot_point("elder-red", "rank1")
+    table.move(rank1)
+    assert table.scene.lit() == ("elder-red", "rank1")
+    table.move(rank3)
+    before = len(table.live.entries)
+    table.release(rank3)
+    QApplication.processEvents()
+    assert table.scene.lit() is None
+    assert not table.scene.pieces["elder-red"].highlighted
+    cube = table.state.pieces["cube-red-1"]
+    assert (cube.place, cube.spot) == ("elder-red", "rank3"), table.status()
+    assert len(table.live.entries) == before + 1
+    entry = table.live.entries[-1]
+    assert entry.actor == "red"
+    assert "rank3" in str(entry.command.to_dict()) and "cube-red-1" in str(entry.command.to_dict())
+
+
 def test_a_card_carries_what_lies_on_it(table, boards_module):
     table.start(boards_module)
     table.drag(table.piece_point("cube-red-1"), table.spot_point("elder-red", "rank3"))
