@@ -47,7 +47,7 @@ from .card_parts import (
     placeholder_mark,
     text_box,
 )
-from .layout import Rect, _grid_cells, _region_area
+from .layout import Rect, _region_area, region_cells, strip_area
 from .piece_art import SANS, SERIF, fit_text, font_of, mix, rounded, with_alpha
 
 log = logging.getLogger(__name__)
@@ -112,8 +112,11 @@ def draw_face(
     icons: Icons,
     card_id: str,
     marked: bool,
+    strip: str | None = None,
 ) -> None:
-    """A card face from a card_view's roles (see the module docstring)."""
+    """A card face from a card_view's roles (see the module docstring); ``strip`` names the
+    card's lone region, drawn as a band along its bottom edge (layout.strip_area) that the
+    printed lines stay above."""
     c = CardCanvas(p, rect, icons)
     band = colour_of(view.get("band_colour"), "#4a5a6a")
     k = c.k
@@ -129,13 +132,17 @@ def draw_face(
     event = view.get("corner_icon") == "first"
     compact = bool(regions)
     top = _header(c, view, band, event, compact, marked)
+    floor = c.h - 12  # the lowest printed line ends here
+    if strip and not regions:
+        band_top = _strip(c, strip, band, card_id)
+        floor = band_top - 4
     if regions:
         _regions(c, view, band, regions, top)
     elif event:
-        _event_body(c, view, band, top)
+        _event_body(c, view, band, top, floor)
     else:
-        _body(c, view, band, top)
-    if not event or not view.get("upside_down"):
+        _body(c, view, band, top, floor)
+    if (not event or not view.get("upside_down")) and not (strip and not regions):
         c.text(
             c.r(16, c.h - (17 if regions else 26), c.w - 100, 11 if regions else 14),
             card_id,
@@ -320,12 +327,40 @@ def _first_marker(c: CardCanvas, view: Mapping[str, Any]) -> None:
         p.drawEllipse(dot, 10 * k, 10 * k)
 
 
-def _body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float) -> None:
-    """Biomes, New World and Norse animals: the icon rows, the text under them."""
+def _strip(c: CardCanvas, name: str, band: QColor, card_id: str) -> float:
+    """The band along the bottom edge where the lone region's pieces lie; returns its top."""
+    k = c.k
+    rect = c.rect
+    area = strip_area(Rect(rect.x(), rect.y(), rect.width(), rect.height()))
+    box = QRectF(area.x, area.y, area.w, area.h)
+    c.p.setPen(QPen(mix(band, FACE, 0.45), 1.2 * k, Qt.PenStyle.DashLine))
+    c.p.setBrush(mix(band, FACE, 0.88))
+    c.p.drawRoundedRect(box, 7 * k, 7 * k)
+    inner = box.adjusted(6 * k, 2 * k, -6 * k, -2 * k)
+    c.text(
+        inner,
+        name,
+        9,
+        colour=mix(band, FACE, 0.3),
+        bold=True,
+        flags=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+    )
+    c.text(
+        inner,
+        card_id,
+        8,
+        colour=QColor("#9a9184"),
+        flags=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom,
+    )
+    return (area.y - rect.y()) / k
+
+
+def _body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float, floor: float) -> None:
+    """Biomes, New World and Norse animals: the icon rows, the text under them, above ``floor``."""
     rows = list(view.get("icon_rows") or [])
     captions = list(view.get("row_captions") or [])
     text = str(view.get("text") or "")
-    bottom = c.h - 30
+    bottom = floor - 18
     if text:
         bottom = text_box(c, text, band, bottom, 6 if len(rows) > 4 else 4)
     draw_rows(c, rows, captions, 16, top, c.w - 32, bottom - top - 4)
@@ -334,13 +369,15 @@ def _body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float) -> N
 # ----- events -----
 
 
-def _event_body(c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float) -> None:
+def _event_body(
+    c: CardCanvas, view: Mapping[str, Any], band: QColor, top: float, floor: float
+) -> None:
     """An event's icons left to right with their captions; the import turned 180° at the bottom."""
     turned = view.get("upside_down")
-    bottom = c.h - 30
+    bottom = floor - 18
     if turned:  # as tall as it needs: the title, the icons, two lines of text
         need = 44 + (34 if turned.get("icons") else 0) + (44 if turned.get("text") else 0)
-        bottom = _upside_down(c, turned, c.h - 12 - max(58, need))
+        bottom = _upside_down(c, turned, floor - max(58, need), floor)
     text = str(view.get("text") or "")
     if text:
         bottom = text_box(c, text, band, bottom - 4, 3)
@@ -379,11 +416,11 @@ def _icon_grid(
             )
 
 
-def _upside_down(c: CardCanvas, turned: Mapping[str, Any], top: float) -> float:
+def _upside_down(c: CardCanvas, turned: Mapping[str, Any], top: float, floor: float) -> float:
     """The import: a purple band turned 180° (it reads upright in a tableau); returns its top."""
     p, k = c.p, c.k
     purple = QColor("#6c3483")
-    area = c.r(12, top, c.w - 24, c.h - 12 - top)
+    area = c.r(12, top, c.w - 24, floor - top)
     p.save()
     centre = area.center()
     p.translate(centre)
@@ -439,11 +476,11 @@ def _regions(
     regions: list[Mapping[str, Any]],
     top: float,
 ) -> None:
-    """Each region where the table puts it (layout._grid_cells over layout._region_area)."""
+    """Each region where the table puts it (layout.region_cells)."""
     k = c.k
     names = tuple(str(r.get("name", "")) for r in regions)
     card = Rect(c.rect.x(), c.rect.y(), c.rect.width(), c.rect.height())
-    cells = _grid_cells(names, _region_area(card), prefer_rows=True)
+    cells = region_cells(names, card)
     area_top = (_region_area(card).y - c.rect.y()) / k
     text = str(view.get("text") or "")
     if text:

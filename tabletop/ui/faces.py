@@ -245,7 +245,12 @@ class FaceArt:
             return False
         deck = str(piece.props.get("deck", ""))
         view = self.views.view(deck, self._row(deck, str(piece.props.get("card", piece.id))))
-        return bool(view and view.get("regions"))
+        return bool(view and (view.get("regions") or self.strip(piece)))
+
+    def strip(self, piece: Piece) -> str | None:
+        """The card's lone region, drawn as a band along its bottom edge (None: none, or several)."""
+        kind = self._kind(piece)
+        return kind.regions[0] if kind is not None and len(kind.regions) == 1 else None
 
     def _label(self, piece: Piece, visible: bool) -> str:
         kind = self._kind(piece)
@@ -352,7 +357,7 @@ class FaceArt:
             if self._sketch:
                 draw_face_sketch(p, rect, view, self._icon, marked)
             else:
-                draw_face(p, rect, view, self._icon, card_id, marked)
+                draw_face(p, rect, view, self._icon, card_id, marked, self.strip(piece))
             return
         template = self._template(piece)
         roles: dict[str, Any] = {"title": card_id}  # no template or no row: the id as title

@@ -227,7 +227,7 @@ class TableLayout:
         place = self.state.places[place_id]
         rect = self.place_rect(place_id)
         if place.parent is not None:
-            return _grid_cells(place.spots, _region_area(rect), prefer_rows=True)
+            return region_cells(place.spots, rect)
         cached = self._spots.get(place_id)
         if cached is None:
             if place.kind == "board":
@@ -463,6 +463,25 @@ def _grid_cells(names: tuple[str, ...], rect: Rect, prefer_rows: bool = False) -
         name: Rect(rect.x + (i % cols) * cw, rect.y + (i // cols) * ch, cw, ch)
         for i, name in enumerate(names)
     }
+
+
+def region_cells(names: tuple[str, ...], card: Rect) -> dict[str, Rect]:
+    """Where a card's regions lie: a lone region is a strip along the card's bottom edge, under
+    the printed lines, so what lies in it hides none of them; several (an elder's ranks)
+    share the card under its title."""
+    if len(names) == 1:
+        return {names[0]: strip_area(card)}
+    return _grid_cells(names, _region_area(card), prefer_rows=True)
+
+
+STRIP_HEIGHT = 0.12  # of a card's height: a cube and a margin on a 88 mm card
+STRIP_MARGIN = 0.035  # between the strip and the card's bottom edge
+
+
+def strip_area(card: Rect) -> Rect:
+    """A card's bottom strip, inside its border, where the pieces of a lone region lie."""
+    h = card.h * STRIP_HEIGHT
+    return Rect(card.x + card.w * 0.06, card.bottom - card.h * STRIP_MARGIN - h, card.w * 0.88, h)
 
 
 def _region_area(card: Rect) -> Rect:

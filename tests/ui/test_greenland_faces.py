@@ -24,7 +24,7 @@ from tabletop.core import Piece
 from tabletop.modules import Module, load_module
 from tabletop.ui.card_layouts import draw_face
 from tabletop.ui.faces import FaceArt
-from tabletop.ui.layout import Rect, _grid_cells, _region_area
+from tabletop.ui.layout import Rect, _grid_cells, _region_area, region_cells, strip_area
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "resources" / "greenland"
@@ -158,11 +158,11 @@ def render(art: FaceArt, piece: Piece, visible: bool = True) -> QImage:
     return image
 
 
-def draw_view(art: FaceArt, view: dict) -> QImage:
+def draw_view(art: FaceArt, view: dict, strip: str | None = None) -> QImage:
     image = QImage(252, 352, QImage.Format.Format_ARGB32)
     image.fill(0)
     painter = QPainter(image)
-    draw_face(painter, QRectF(0, 0, 252, 352), view, art._icon, "x", False)
+    draw_face(painter, QRectF(0, 0, 252, 352), view, art._icon, "x", False, strip)
     painter.end()
     return image
 
@@ -336,4 +336,23 @@ def test_a_face_that_draws_its_regions_gets_no_outlines(art, rows):
     elder, daughter = card(rows["elder-red-polytheist"]), card(rows["kirima"])
     assert art.draws_regions(elder, True) and art.draws_regions(daughter, True)
     assert not art.draws_regions(elder, False)  # face down: the table outlines the ranks
-    assert not art.draws_regions(card(rows["walrus"]), True)  # the hunters' area is outlined
+    # a biome's lone hunters region is the face's own strip at the bottom edge
+    assert art.draws_regions(card(rows["walrus"]), True)
+    assert art.strip(card(rows["walrus"])) == "hunters"
+    assert art.strip(card(rows["elder-red-polytheist"])) is None
+
+
+def test_hunters_lie_in_a_strip_under_every_printed_line(art, rows):
+    """Cubes on a biome (the hunters of E) lie in the bottom strip: its trophy line, its text
+    and its other lines are printed above the strip, where no piece lies."""
+    strip = strip_area(Rect(0, 0, 252, 352))
+    assert region_cells(("hunters",), Rect(0, 0, 252, 352)) == {"hunters": strip}
+    assert strip.y > 352 * 0.8
+    for name in ("walrus", "dogs", "caribou"):
+        view = card_view(rows[name])
+        assert not view["regions"]
+        printed = draw_view(art, view, "hunters")
+        bare = draw_view(art, {**view, "icon_rows": [], "row_captions": [], "text": ""}, "hunters")
+        top, bottom = int(strip.y) - 2, int(strip.bottom) + 1
+        assert differing(printed, bare, top, bottom) == 0, name  # nothing printed in the strip
+        assert differing(printed, bare, 0, top) > 50, name  # and the lines are printed above it
