@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from tabletop.core import Change, Roll, actor_label, seat_of
 from tabletop.inspection import entry_text
 
+from .faces import FaceArt
 from .session import TableSession
 
 UNDONE_GREY = "#8a8a8a"  # findings of a move taken back
@@ -419,15 +420,24 @@ class FindingsPanel(QWidget):
 
 
 class DicePanel(QWidget):
-    """The dice on the table with their faces; roll the selected ones, or N from the tray."""
+    """The dice on the table, drawn as they lie (their faces up), where they are in the tooltip;
+    roll the selected ones, or N from the tray."""
 
     rollRequested = Signal(list)
+    DIE_PIXELS = 44
 
-    def __init__(self, session: TableSession) -> None:
+    def __init__(self, session: TableSession, art: FaceArt | None = None) -> None:
         super().__init__()
         self.session = session
+        self.art = art or FaceArt(session.module, session.game.header.seats)
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setViewMode(QListView.ViewMode.IconMode)
+        self.list.setIconSize(QSize(self.DIE_PIXELS, self.DIE_PIXELS))
+        self.list.setGridSize(QSize(self.DIE_PIXELS + 14, self.DIE_PIXELS + 14))
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setMovement(QListView.Movement.Static)
+        self.list.setWrapping(True)
         self.count = QSpinBox(minimum=1, maximum=1, toolTip="How many dice to roll")
         self.roll_n = QPushButton("Roll")
         self.roll_selected = QPushButton("Roll selected")
@@ -459,15 +469,23 @@ class DicePanel(QWidget):
         state = self.session.state
         return [p.id for p in state.pieces.values() if p.props.get("faces")]
 
+    def die_picture(self, pid: str) -> QPixmap:
+        """The die as the table draws it, face up, DIE_PIXELS wide."""
+        piece = self.session.state.pieces[pid]
+        size = self.art.size(piece)
+        scale = self.DIE_PIXELS / max(1.0, size.width(), size.height())
+        return self.art.pixmap(piece, True, scale * self.devicePixelRatioF())
+
     def refresh(self) -> None:
         state = self.session.state
         self.list.clear()
         dice = self.dice()
         for pid in dice:
             piece = state.pieces[pid]
-            item = QListWidgetItem(
-                f"{pid}: {piece.value}  ({state.places[piece.place].label or piece.place})"
-            )
+            words = f"{pid}: {piece.value}  ({state.places[piece.place].label or piece.place})"
+            item = QListWidgetItem(QIcon(self.die_picture(pid)), "")
+            item.setToolTip(words)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, words)
             item.setData(Qt.ItemDataRole.UserRole, pid)
             self.list.addItem(item)
         self.count.setMaximum(max(1, len(dice)))

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from tabletop.core import Piece, Place
 
 from . import theme
-from .layout import Rect, Zone
+from .layout import Rect, Zone, bowl_radius
 
 
 def qrect(rect: Rect) -> QRectF:
@@ -128,7 +128,11 @@ class PlaceItem(QGraphicsItem):
         else:
             painter.setPen(edge)
             painter.setBrush(theme.PANEL)
-            radius = rect.height() / 2.5 if self.kind == "bowl" else 12
+            radius = (
+                bowl_radius(Rect(rect.x(), rect.y(), rect.width(), rect.height()))
+                if self.kind == "bowl"
+                else 12
+            )
             painter.drawRoundedRect(rect, radius, radius)
             if self.kind == "slots":
                 self._paint_slots(painter)

@@ -314,6 +314,8 @@ class TableLayout:
         if kind in ("stack", "deck"):
             shift = min(index, 4) * 0.6 * PX_PER_MM
             return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
+        if kind == "bowl":
+            return _in_bowl(rect, index, len(place.contents), w, h)
         return _packed(rect, index, len(place.contents), w, h)
 
     # ---- piles: pieces of one kind on one spot (or in one bowl) lie on each other --------
@@ -352,7 +354,8 @@ class TableLayout:
         else:
             step_w = max(s[0] for s in heads)
             step_h = max(s[1] for s in heads)
-            x, y = _packed(rect, i, len(names), step_w, step_h)
+            pack = _in_bowl if place.kind == "bowl" else _packed
+            x, y = pack(rect, i, len(names), step_w, step_h)
         depth = min(group.index(pid), PILE_DEPTH)
         lift = depth * PILE_STEP - min(len(group) - 1, PILE_DEPTH) * PILE_STEP / 2
         return x - lift, y - lift
@@ -553,6 +556,34 @@ def _line(rect: Rect, i: int, n: int, w: float, h: float, overlap: bool) -> tupl
     elif overlap and n > 1:
         step = min(step, w * 0.75 if n > 6 else step)
     return rect.x + pad + i * step, rect.y + (rect.h - h) / 2
+
+
+def bowl_radius(rect: Rect) -> float:
+    """How round a bowl's corners are drawn."""
+    return min(rect.h / 2.5, rect.w / 2, rect.h / 2)
+
+
+def bowl_inside(rect: Rect) -> Rect:
+    """The largest box inside a bowl's rounded outline (its corners cut by the rounding)."""
+    inset = bowl_radius(rect) * (1 - 1 / math.sqrt(2))
+    return Rect(rect.x + inset, rect.y + inset, rect.w - 2 * inset, rect.h - 2 * inset)
+
+
+def _in_bowl(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
+    """Pieces in a bowl: packed in rows, the block centred inside the bowl's rounded outline."""
+    inner = bowl_inside(rect)
+    pad = 2 * PX_PER_MM
+    cols = max(1, int((inner.w + pad) // (w + pad)))
+    rows = math.ceil(n / cols) if n else 1
+    step_y = h + pad
+    if rows > 1 and (rows - 1) * step_y + h > inner.h:
+        step_y = max((inner.h - h) / (rows - 1), h * 0.2)
+    block_w = min(n, cols) * (w + pad) - pad
+    block_h = (rows - 1) * step_y + h
+    x0 = inner.x + max(0.0, (inner.w - block_w) / 2)
+    y0 = inner.y + max(0.0, (inner.h - block_h) / 2)
+    col, row = i % cols, i // cols
+    return x0 + col * (w + pad), y0 + row * step_y
 
 
 def _packed(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:

@@ -615,7 +615,7 @@ class MainWindow(QMainWindow):
         seats.passScreen.connect(self.pass_screen)
         findings = FindingsPanel(session)
         findings.findingChosen.connect(lambda pids: self.scene.select(pids))
-        dice = DicePanel(session)
+        dice = DicePanel(session, self.scene.art)
         dice.rollRequested.connect(session.roll)
         self.notes_panel = NotesPanel(session)
         self.notes_panel.editRequested.connect(self.edit_note_dialog)

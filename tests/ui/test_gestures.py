@@ -170,8 +170,8 @@ def test_rubber_band_selects_cubes_and_one_drag_moves_them_all(table, boards_mod
     bowl = table.layout.place_rect("reserve_red")
     first = table.layout.piece_pos("cube-red-1")
     third = table.piece_point("cube-red-3")
-    # Shift+drag from the bowl's empty part, below-left of the cubes, up to the third cube
-    start = table.to_view(bowl.x + 3, first[1] + 60)
+    # Shift+drag from the bowl's empty part, above-left of the cubes, down to the third cube
+    start = table.to_view(bowl.x + 3, first[1] - 4)
     assert table.scene.piece_at(table.view.mapToScene(start)) is None
     table.drag(start, third, modifiers=Shift)
     assert sorted(table.scene.selected_pieces()) == cubes

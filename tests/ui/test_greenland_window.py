@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QImage, QPainterPath
 
 from rules_assist.greenland.deck import Cards
 from rules_assist.greenland.reading import read
 from tabletop.export import render_game
 from tabletop.modules import find_module
 from tabletop.ui.dialogs import NewGameDialog
+from tabletop.ui.layout import bowl_radius
 
 
 def test_status_bar_names_the_deck_revision_and_its_placeholders(table) -> None:  # noqa: ANN001
@@ -136,3 +137,43 @@ def test_card_context_menu_offers_the_rules_assistants_steps(table) -> None:  # 
     assert len(steps) == 1 and name.startswith("Hunt ") and "red 1" in name
     assert panel.run(steps[0])
     assert window.card_steps(card) == []
+
+
+def _image(icon) -> QImage:  # noqa: ANN001 - a QIcon
+    return icon.pixmap(44, 44).toImage()
+
+
+def test_the_dice_tray_shows_the_dice_as_they_lie(table) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=4)
+    panel = table.window.docks["dice"].widget()
+    dice = panel.dice()
+    assert len(dice) == panel.list.count() == 6
+    for row, pid in enumerate(dice):
+        item = panel.list.item(row)
+        assert item.text() == ""  # a picture, not words
+        assert not item.icon().isNull()
+        assert f"{pid}: {table.state.pieces[pid].value}" in item.toolTip()
+    # two dice showing the same face look the same; after a roll the tray shows the new faces
+    before = {pid: _image(panel.list.item(i).icon()) for i, pid in enumerate(dice)}
+    values = {pid: table.state.pieces[pid].value for pid in dice}
+    panel.count.setValue(6)
+    panel.roll_n.click()
+    changed = [pid for pid in dice if table.state.pieces[pid].value != values[pid]]
+    assert changed, "six dice rolled and none changed face"
+    for i, pid in enumerate(dice):
+        same = _image(panel.list.item(i).icon()) == before[pid]
+        assert same == (pid not in changed), pid
+
+
+def test_a_bowls_pieces_lie_inside_the_bowl(table) -> None:  # noqa: ANN001
+    table.start(find_module("greenland"), seed=4)
+    bowls = [p for p in table.state.places.values() if p.kind == "bowl" and p.contents]
+    assert bowls
+    for place in bowls:
+        item = table.scene.places[place.id]
+        outline = QPainterPath()
+        outline.addRoundedRect(item.rect, *(2 * [bowl_radius(table.layout.place_rect(place.id))]))
+        for pid in place.contents:
+            box = table.scene.pieces[pid].mapRectToScene(QRectF(0, 0, *table.scene.size_of(pid)))
+            for corner in (box.topLeft(), box.topRight(), box.bottomLeft(), box.bottomRight()):
+                assert outline.contains(corner), (place.id, pid)
