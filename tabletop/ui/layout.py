@@ -570,20 +570,20 @@ def bowl_inside(rect: Rect) -> Rect:
 
 
 def _in_bowl(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
-    """Pieces in a bowl: packed in rows, the block centred inside the bowl's rounded outline."""
-    inner = bowl_inside(rect)
+    """Pieces in a bowl: packed in rows, the block centred inside the bowl's rounded outline;
+    a bowl too small for that packs them over its whole box, as any other place does."""
     pad = 2 * PX_PER_MM
+    inner = bowl_inside(rect)
     cols = max(1, int((inner.w + pad) // (w + pad)))
-    rows = math.ceil(n / cols) if n else 1
-    step_y = h + pad
-    if rows > 1 and (rows - 1) * step_y + h > inner.h:
-        step_y = max((inner.h - h) / (rows - 1), h * 0.2)
+    rows = math.ceil(max(n, 1) / cols)
+    if (rows - 1) * (h + pad) + h > inner.h or w > inner.w:
+        return _packed(rect, i, n, w, h)
     block_w = min(n, cols) * (w + pad) - pad
-    block_h = (rows - 1) * step_y + h
-    x0 = inner.x + max(0.0, (inner.w - block_w) / 2)
-    y0 = inner.y + max(0.0, (inner.h - block_h) / 2)
+    block_h = (rows - 1) * (h + pad) + h
+    x0 = inner.x + (inner.w - block_w) / 2
+    y0 = inner.y + (inner.h - block_h) / 2
     col, row = i % cols, i // cols
-    return x0 + col * (w + pad), y0 + row * step_y
+    return x0 + col * (w + pad), y0 + row * (h + pad)
 
 
 def _packed(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
