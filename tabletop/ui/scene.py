@@ -85,6 +85,7 @@ class TableScene(QGraphicsScene):
         """Draw everything anew (a new game, another seat at the screen, a look back in time)."""
         self.clearSelection()  # now, while the items live: clear() would signal it amid deletions
         self.clear()
+        self._lit = None  # its item went with the others
         self.places.clear()
         self.pieces.clear()
         self.zones.clear()
