@@ -60,6 +60,14 @@ def plain_words(text: str) -> str:
     return text.replace("_", " ")
 
 
+def spot_words(spot: str) -> str:
+    """A spot's name as read: 'rank3' -> 'rank 3', 'hunters' -> 'hunters'."""
+    head = spot.rstrip("0123456789")
+    tail = spot[len(head) :]
+    words = head.replace("_", " ").replace("-", " ").strip()
+    return f"{words} {tail}" if tail and words else spot.replace("_", " ")
+
+
 class ReaderNames(Names):
     """Names for people: a card by the name on its face (the reader redacts it where the
     face was not seen), any other piece by its owner's name and kind ("Thule cube", "a
@@ -104,7 +112,7 @@ class ReaderNames(Names):
         return plain_words(place_id)
 
     def spot(self, place_id: str, spot: str) -> str:
-        return f"{self.place(place_id)} · {plain_words(spot)}"
+        return f"{self.place(place_id)} · {spot_words(spot)}"
 
 
 # a name stands alone: not part of a longer id ("card-1" in "card-12") nor of a word
