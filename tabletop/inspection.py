@@ -169,7 +169,7 @@ def entry_text(
         what = f"redid #{entry.ref}: {what}"
     text = f"{entry.seq:>5}  {who:<10} {what}"
     for finding in entry.findings:
-        text += f"\n{'':>17}! {finding.describe()}" + (" (undone)" if undone else "")
+        text += f"\n{'':>17}! {names.text(finding.describe())}" + (" (undone)" if undone else "")
     if entry.override:
         text += f"\n{'':>17}forced by {who}: {entry.override}"
     return text

@@ -87,9 +87,22 @@ class ReaderNames(Names):
         self._piece, self._place = piece, place
         self.seat_names = dict(seat_names)
         self.words = words
+        renamed = sorted((s for s, n in self.seat_names.items() if n and n != s), key=len)
+        self._seats = (
+            re.compile(_BEFORE + "(" + "|".join(map(re.escape, renamed[::-1])) + ")" + _AFTER)
+            if renamed
+            else None
+        )
 
     def seat(self, seat: str) -> str:
         return self.seat_names.get(seat) or seat
+
+    def text(self, text: str) -> str:
+        """A game's own words with every seat id standing alone read as the seat's name
+        ("red feeds Cattle" -> "Norse feeds Cattle")."""
+        if self._seats is None:
+            return text
+        return self._seats.sub(lambda m: self.seat(m.group(0)), text)
 
     def piece(self, pid: str) -> str:
         piece = self._piece(pid)

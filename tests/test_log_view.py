@@ -170,4 +170,13 @@ def test_a_card_that_comes_and_goes_within_one_entry_is_named_only_to_its_hand(t
     table.submit(compound("red looks at wish and puts it back in the box", [add, remove]), "red")
     lines = _last(table)
     assert "wish" in lines["red"]
-    assert "wish" not in lines["blue"] and "red looks at a card back and puts" in lines["blue"]
+    assert "wish" not in lines["blue"] and "Red looks at a card back and puts" in lines["blue"]
+
+
+def test_a_games_own_words_name_seats_as_the_players_were_named(table):
+    card = _top(table)
+    move = actions.move(table.state, card, "hand-blue")
+    table.submit(compound("red deals blue a card into hand-blue; red's turn ends", [move]), "red")
+    for line in _last(table).values():
+        # a seat id standing alone is the seat's name; inside another id it is left alone
+        assert "Red deals Blue a card into hand-blue; Red's turn ends" in line

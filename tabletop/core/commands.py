@@ -90,6 +90,10 @@ class Names:
     def spot(self, place_id: str, spot: str) -> str:
         return f"{place_id}/{spot}"
 
+    def text(self, text: str) -> str:
+        """Words a game wrote (a label, a finding), as read: here, as written."""
+        return text
+
 
 PLAIN = Names()
 
@@ -946,7 +950,7 @@ class Compound(Command):
         rolls = [c.describe(names) for c in self.commands if isinstance(c, Roll)]
         extra = f" [{'; '.join(rolls)}]" if rolls else ""
         steps = len(self.commands)
-        return f"{self.label} ({steps} step{'' if steps == 1 else 's'}){extra}"
+        return f"{names.text(self.label)} ({steps} step{'' if steps == 1 else 's'}){extra}"
 
 
 def touched_by(command: Command) -> Touched:
