@@ -125,7 +125,10 @@ class ReaderNames(Names):
         return plain_words(place_id)
 
     def spot(self, place_id: str, spot: str) -> str:
-        return f"{self.place(place_id)} · {spot_words(spot)}"
+        place = self._place(place_id)
+        labels = place.layout.get("spot_labels") if place is not None else None
+        label = labels.get(spot) if isinstance(labels, dict) else None
+        return f"{self.place(place_id)} · {label or spot_words(spot)}"
 
 
 # a name stands alone: not part of a longer id ("card-1" in "card-12") nor of a word

@@ -7,6 +7,7 @@ import pytest
 
 from tabletop.core import (
     AddPiece,
+    AddPlace,
     Finding,
     Flip,
     Note,
@@ -180,3 +181,15 @@ def test_a_games_own_words_name_seats_as_the_players_were_named(table):
     for line in _last(table).values():
         # a seat id standing alone is the seat's name; inside another id it is left alone
         assert "Red deals Blue a card into hand-blue; Red's turn ends" in line
+
+
+def test_pieces_places_and_spots_are_named_in_the_players_words(table):
+    layout = {"spot_labels": {"r2": "second rank"}}
+    spec = {"id": "ranks", "kind": "slots", "spots": ["r1", "r2"], "label": "Ranks"}
+    table.submit(AddPlace({**spec, "layout": layout}), "red")
+    table.submit(actions.move(table.state, "cube5", "ranks", spot="r2"), "blue")
+    assert "moved Blue cube from supply to Ranks · second rank" in _last(table)[None]
+    table.submit(actions.move(table.state, "disk2", "elder", spot="rank2"), "blue")
+    line = _last(table)[None]
+    assert "moved Blue disk from stack to a card · rank 2" in line  # the card carrying it
+    assert "disk2" not in line and "elder" not in line
