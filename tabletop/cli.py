@@ -15,7 +15,7 @@ import os
 import random
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
@@ -39,7 +39,7 @@ from tabletop.cli_parser import parser as build_parser
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
-from tabletop.core import Mode, Policy, TableError
+from tabletop.core import Entry, Mode, Names, Policy, TableError
 from tabletop.inspection import (
     entry_text,
     inspect_state,
@@ -47,7 +47,7 @@ from tabletop.inspection import (
     mapping_lines,
     strictness_text,
 )
-from tabletop.log_view import LogReader
+from tabletop.log_view import LogReader, PieceWords
 from tabletop.modules import (
     ModuleError,
     deck_diff,
@@ -174,6 +174,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_text(seats: dict[str, str], undone: frozenset[int]) -> Callable[[Entry, Names], str]:
+    """An entry's line in ``names``, its findings marked where its move was taken back."""
+    return lambda entry, names: entry_text(entry, seats, undone=entry.seq in undone, names=names)
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     game = open_game(args.file)
     entries = game.table.entries
@@ -192,8 +197,13 @@ def cmd_log(args: argparse.Namespace) -> int:
     undone = game.table.undone()
     notes = notes_by_entry(game)  # shown under the entries they are tied to
     if not reader:  # the file's own lines: everything, hidden cards too
+        try:
+            words = piece_words(game_module(game))
+        except ModuleError:  # without the module: the cards are not named, nothing is hidden
+            words = PieceWords()
+        everything = LogReader(game.table, names, words, text=_log_text(names, undone))
         for entry in entries:
-            print(entry_text(entry, names, undone=entry.seq in undone))
+            print(everything.text(entry))
             for line in log_note_lines(notes.get(entry.seq, []), names, lambda _s, t: t):
                 print(line)
     else:
@@ -207,12 +217,7 @@ def cmd_log(args: argparse.Namespace) -> int:
             raise CliError(
                 f"{args.file}: cannot read as a seat without the game's module: {exc}"
             ) from None
-        reader_of = LogReader(
-            game.table,
-            names,
-            words,
-            text=lambda entry: entry_text(entry, names, undone=entry.seq in undone),
-        )
+        reader_of = LogReader(game.table, names, words, text=_log_text(names, undone))
         for entry in entries:
             print(reader_of.line(entry, args.seat))
             redact = lambda seq, text: reader_of.redact(seq, text, args.seat)  # noqa: E731

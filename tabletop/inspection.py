@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from tabletop.core import Entry, Piece, Table, TableState, actor_label
+from tabletop.core import Entry, Names, Piece, Table, TableState, actor_label
+from tabletop.core.commands import PLAIN
 from tabletop.visibility import REFEREE, can_see
 
 HIDDEN = "(hidden)"
@@ -150,20 +152,24 @@ def _collapse(items: list[str]) -> list[str]:
 
 
 def entry_text(
-    entry: Entry, seat_names: dict[str, str] | None = None, *, undone: bool = False
+    entry: Entry,
+    seat_names: Mapping[str, str] | None = None,
+    *,
+    undone: bool = False,
+    names: Names = PLAIN,
 ) -> str:
     """One log entry as a line: number, who, what (with dice), findings, any override.
-    ``undone``: the move was taken back, so its findings no longer stand (marked so)."""
-    names = seat_names or {}
-    who = actor_label(entry.actor, names)
-    what = entry.command.describe()
+    ``undone``: the move was taken back, so its findings no longer stand (marked so).
+    ``names``: how the command's words name things (log_view.ReaderNames for people)."""
+    who = actor_label(entry.actor, seat_names or {})
+    what = entry.command.describe(names)
     if entry.kind == "undo":
         what = f"undid #{entry.ref}: {what}"
     elif entry.kind == "redo":
         what = f"redid #{entry.ref}: {what}"
     text = f"{entry.seq:>5}  {who:<10} {what}"
     for finding in entry.findings:
-        text += f"\n{'':>17}! {finding.describe()}" + (" (undone)" if undone else "")
+        text += f"\n{'':>17}! {names.text(finding.describe())}" + (" (undone)" if undone else "")
     if entry.override:
         text += f"\n{'':>17}forced by {who}: {entry.override}"
     return text

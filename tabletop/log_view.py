@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from tabletop.core import Command, Compound, Entry, Piece, Table
+from tabletop.core import Command, Compound, Entry, Names, Piece, Place, Table
 from tabletop.core.commands import touched_by
 from tabletop.inspection import entry_text
 from tabletop.visibility import REFEREE, can_see
@@ -40,12 +40,95 @@ def no_face(piece: Piece) -> str | None:
     return None
 
 
+def plain_kind(piece: Piece) -> str:
+    """A piece's kind as a word, when the game gives it no label."""
+    return piece.kind.replace("_", " ").replace("-", " ")
+
+
 @dataclass(frozen=True)
 class PieceWords:
-    """How a line speaks of a piece: the name on its face (besides its id) and its back."""
+    """How a line speaks of a piece: the name on its face (besides its id), its back, and
+    its kind as a noun ("cube", "biome card")."""
 
     face: Callable[[Piece], str | None] = no_face
     back: Callable[[Piece], str] = plain_back
+    kind: Callable[[Piece], str] = plain_kind
+
+
+def plain_words(text: str) -> str:
+    """An id as words, when nothing names it better: 'event_deck' -> 'event deck'."""
+    return text.replace("_", " ")
+
+
+def spot_words(spot: str) -> str:
+    """A spot's name as read: 'rank3' -> 'rank 3', 'hunters' -> 'hunters'."""
+    head = spot.rstrip("0123456789")
+    tail = spot[len(head) :]
+    words = head.replace("_", " ").replace("-", " ").strip()
+    return f"{words} {tail}" if tail and words else spot.replace("_", " ")
+
+
+class ReaderNames(Names):
+    """Names for people: a card by the name on its face (the reader redacts it where the
+    face was not seen), any other piece by its owner's name and kind ("Thule cube", "a
+    cube"), a place by its label, a region as "its card · the region", a seat by its name.
+
+    ``piece`` and ``place`` find what an id stands for (the table now, else as it was when
+    last seen); what cannot be found is spoken of as plain words, never as a bare id.
+    """
+
+    def __init__(
+        self,
+        piece: Callable[[str], Piece | None],
+        place: Callable[[str], Place | None],
+        seat_names: Mapping[str, str],
+        words: PieceWords,
+    ) -> None:
+        self._piece, self._place = piece, place
+        self.seat_names = dict(seat_names)
+        self.words = words
+        renamed = sorted((s for s, n in self.seat_names.items() if n and n != s), key=len)
+        self._seats = (
+            re.compile(_BEFORE + "(" + "|".join(map(re.escape, renamed[::-1])) + ")" + _AFTER)
+            if renamed
+            else None
+        )
+
+    def seat(self, seat: str) -> str:
+        return self.seat_names.get(seat) or seat
+
+    def text(self, text: str) -> str:
+        """A game's own words with every seat id standing alone read as the seat's name
+        ("red feeds Cattle" -> "Norse feeds Cattle")."""
+        if self._seats is None:
+            return text
+        return self._seats.sub(lambda m: self.seat(m.group(0)), text)
+
+    def piece(self, pid: str) -> str:
+        piece = self._piece(pid)
+        if piece is None:
+            return "a piece"
+        face = self.words.face(piece)
+        if face:
+            return face
+        kind = self.words.kind(piece)
+        if piece.owner:
+            return f"{self.seat(piece.owner)} {kind}"
+        return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+    def place(self, place_id: str) -> str:
+        place = self._place(place_id)
+        if place is not None and place.label:
+            return place.label
+        if place is not None and place.parent is not None:
+            return self.piece(place.parent)
+        return plain_words(place_id)
+
+    def spot(self, place_id: str, spot: str) -> str:
+        place = self._place(place_id)
+        labels = place.layout.get("spot_labels") if place is not None else None
+        label = labels.get(spot) if isinstance(labels, dict) else None
+        return f"{self.place(place_id)} · {label or spot_words(spot)}"
 
 
 # a name stands alone: not part of a longer id ("card-1" in "card-12") nor of a word
@@ -60,10 +143,12 @@ class _Names:
         self.words = words
         self.by_name: dict[str, list[str]] = {}
         self.back: dict[str, str] = {}  # piece id -> its back's words
+        self.pieces: dict[str, Piece] = {}  # piece id -> the piece as last learnt
         self._pattern: re.Pattern[str] | None = None
         self._stale = False
 
     def learn(self, piece: Piece) -> None:
+        self.pieces[piece.id] = piece
         if piece.id in self.back:
             return
         self.back[piece.id] = self.words.back(piece)
@@ -103,8 +188,9 @@ class LogReader:
 
     The reader replays the log on a state of its own from the first entry and keeps, for
     each entry, who could see the pieces it names; ``follow`` reads the entries added
-    since. ``text`` writes an entry's full line (by default ``inspection.entry_text`` with
-    the seats' names); ``words`` says how hidden pieces are spoken of.
+    since. ``text`` writes an entry's full line from the entry and ``names`` (by default
+    ``inspection.entry_text`` with the seats' names); ``words`` says how pieces are spoken
+    of; ``names`` (ReaderNames) names pieces, places and seats in people's words.
     """
 
     def __init__(
@@ -112,13 +198,14 @@ class LogReader:
         table: Table,
         seat_names: Mapping[str, str] | None = None,
         words: PieceWords | None = None,
-        text: Callable[[Entry], str] | None = None,
+        text: Callable[[Entry, Names], str] | None = None,
     ) -> None:
         self.table = table
-        names = dict(seat_names or {})
-        self.text: Callable[[Entry], str] = text or (lambda entry: entry_text(entry, names))
+        seats = dict(seat_names or {})
+        self._text = text or (lambda entry, names: entry_text(entry, seats, names=names))
         self.words = words or PieceWords()
         self._state = table.state_at(0)
+        self.names = ReaderNames(self._find_piece, self._find_place, seats, self.words)
         self._seats = tuple(s.id for s in self._state.seats)
         self._viewers: tuple[Viewer, ...] = (*self._seats, None)
         self._names = _Names(self.words)
@@ -126,6 +213,20 @@ class LogReader:
             self._names.learn(piece)
         self._sight: list[dict[str, frozenset[Viewer]]] = []  # by entry: who saw what it names
         self._touched: list[frozenset[str]] = []  # by entry: the pieces named that it moved
+
+    def _find_piece(self, pid: str) -> Piece | None:
+        return self.table.state.pieces.get(pid) or self._names.pieces.get(pid)
+
+    def _find_place(self, place_id: str) -> Place | None:
+        return self.table.state.places.get(place_id) or self._state.places.get(place_id)
+
+    def text(self, entry: Entry) -> str:
+        """An entry's full line, every name in it (before any redaction)."""
+        return self._text(entry, self.names)
+
+    def describe(self, command: Command) -> str:
+        """A command's own words in names (before any redaction)."""
+        return command.describe(self.names)
 
     @property
     def seq(self) -> int:
@@ -204,8 +305,8 @@ def log_lines(
     entries: Iterable[Entry] | None = None,
 ) -> list[str]:
     """The lines of ``entries`` (default: all) as ``viewer`` may read them (one reading)."""
+    reader = LogReader(table, seat_names, words)
     if viewer == REFEREE:
-        names = dict(seat_names or {})
         chosen = table.entries if entries is None else entries
-        return [entry_text(entry, names) for entry in chosen]
-    return LogReader(table, seat_names, words).lines(viewer, entries)
+        return [reader.text(entry) for entry in chosen]
+    return reader.lines(viewer, entries)

@@ -11,7 +11,9 @@ import pytest
 
 from tabletop import bench
 from tabletop.cli import main
+from tabletop.cli_games import game_module
 from tabletop.core import actions
+from tabletop.modules.words import piece_words
 from tabletop.persist import Game
 
 
@@ -73,7 +75,8 @@ def test_log_lines(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "log", str(game_file), "--last", "2")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 2
-    assert "Ann" in lines[0] and "rolled die-1=" in lines[0]
+    assert "Ann" in lines[0] and "rolled a six-sided die=" in lines[0]
+    assert "die-1" not in lines[0]  # people's words: the dice by kind, not by id
     assert "Bo" in lines[1] and "undid #15" in lines[1]
     _, out, _ = run(capsys, "log", str(game_file), "--json")
     assert len(out.splitlines()) == 16
@@ -87,17 +90,20 @@ def test_log_seat_and_spectator_name_a_card_drawn_face_down_to_its_owner_only(
     card = game.state.places["deck"].contents[-1]
     game.table.submit(actions.move(game.state, card, "hand_red"), "red")
     game.close()
-    drawn = f"moved {card} from deck to hand_red"
+    name = piece_words(game_module(game)).face(game.state.pieces[card])
+    drawn = f"moved {name} from Draw deck to Ann's hand"
     _, out, _ = run(capsys, "log", str(game_file), "--last", "1")
-    assert drawn in out  # the plain log: the file's own lines
+    assert drawn in out and card not in out  # the plain log: everything, in names
     code, out, _ = run(capsys, "log", str(game_file), "--last", "1", "--seat", "red")
     assert code == 0 and drawn in out and "Ann" in out
     for reader in (["--seat", "blue"], ["--spectator"]):
         code, out, _ = run(capsys, "log", str(game_file), "--last", "1", *reader)
-        assert code == 0 and card not in out, reader
-        assert "moved a Prototype card from deck to hand_red" in out, reader
+        assert code == 0 and card not in out and name not in out, reader
+        assert "moved a Prototype card from Draw deck to Ann's hand" in out, reader
     _, whole, _ = run(capsys, "log", str(game_file), "--spectator")
-    assert len(whole.splitlines()) == 15 + 1 and card not in whole  # the lines, then the verdict
+    assert (
+        len(whole.splitlines()) == 15 + 1 and card not in whole and name not in whole
+    )  # the lines, then the verdict
     with pytest.raises(SystemExit):
         run(capsys, "log", "--help")
     out = capsys.readouterr().out

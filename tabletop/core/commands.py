@@ -66,6 +66,38 @@ class Where(NamedTuple):
         return self.place
 
 
+class Names:
+    """How a command's words name what it acts on. These plain names are the ids; a module's
+    reader (tabletop/modules/words.py) names pieces by kind, owner or card, places by label
+    and seats by the names given at the start of the game."""
+
+    def piece(self, pid: str) -> str:
+        return pid
+
+    def place(self, place_id: str) -> str:
+        return place_id
+
+    def seat(self, seat: str) -> str:
+        return seat
+
+    def where(self, where: Where) -> str:
+        if where.spot is not None:
+            return self.spot(where.place, where.spot)
+        if where.x is not None:
+            return f"{self.place(where.place)} at ({where.x:g}, {where.y:g})"
+        return self.place(where.place)
+
+    def spot(self, place_id: str, spot: str) -> str:
+        return f"{place_id}/{spot}"
+
+    def text(self, text: str) -> str:
+        """Words a game wrote (a label, a finding), as read: here, as written."""
+        return text
+
+
+PLAIN = Names()
+
+
 class Touched:
     """What a command changed: the ids a view redraws."""
 
@@ -173,7 +205,8 @@ class Command(ABC):
     def parse(cls, d: dict[str, Any]) -> Command:
         """Rebuild the command from its JSON object (``op`` already matched)."""
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
+        """The command in words, naming things as ``names`` says (by default: ids)."""
         return self.op
 
     random: ClassVar[bool] = False  # carries a random outcome (a roll, a shuffle)
@@ -299,10 +332,11 @@ class Move(Command):
             Where.from_dict(_field(d, "to", cls.op), "command 'move': 'to'"),
         )
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
+        what = names.piece(self.piece)
         if self.src.place == self.dst.place and self.src.spot == self.dst.spot:
-            return f"moved {self.piece} within {self.dst.describe()}"
-        return f"moved {self.piece} from {self.src.describe()} to {self.dst.describe()}"
+            return f"moved {what} within {names.where(self.dst)}"
+        return f"moved {what} from {names.where(self.src)} to {names.where(self.dst)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,8 +380,11 @@ class AddPiece(Command):
             raise FormatError(f"command '{cls.op}': 'piece' needs a text 'id' and 'kind'")
         return cls(record, Where.from_dict(_field(d, "at", cls.op), f"command '{cls.op}': 'at'"))
 
-    def describe(self) -> str:
-        return f"added {self.piece['kind']} {self.piece['id']} to {self.at.describe()}"
+    def describe(self, names: Names = PLAIN) -> str:
+        what = names.piece(self.piece["id"])
+        if names is PLAIN:
+            what = f"{self.piece['kind']} {what}"
+        return f"added {what} to {names.where(self.at)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,8 +417,11 @@ class RemovePiece(Command):
     body = AddPiece.body
     parse = AddPiece.__dict__["parse"]
 
-    def describe(self) -> str:
-        return f"removed {self.piece['kind']} {self.piece['id']} from {self.at.describe()}"
+    def describe(self, names: Names = PLAIN) -> str:
+        what = names.piece(self.piece["id"])
+        if names is PLAIN:
+            what = f"{self.piece['kind']} {what}"
+        return f"removed {what} from {names.where(self.at)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +465,10 @@ class AddPlace(Command):
             raise FormatError(f"command '{cls.op}': 'place' needs a text 'id'")
         return cls(spec)
 
-    def describe(self) -> str:
-        return f"opened {self.spec.get('kind')} {self.spec['id']}"
+    def describe(self, names: Names = PLAIN) -> str:
+        if names is PLAIN:
+            return f"opened {self.spec.get('kind')} {self.spec['id']}"
+        return f"opened {self.spec.get('label') or names.place(self.spec['id'])}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,8 +495,10 @@ class RemovePlace(Command):
     body = AddPlace.body
     parse = AddPlace.__dict__["parse"]
 
-    def describe(self) -> str:
-        return f"closed {self.spec.get('kind')} {self.spec['id']}"
+    def describe(self, names: Names = PLAIN) -> str:
+        if names is PLAIN:
+            return f"closed {self.spec.get('kind')} {self.spec['id']}"
+        return f"closed {self.spec.get('label') or names.place(self.spec['id'])}"
 
 
 def _check_old(state: TableState, pid: str, attr: str, old: Any) -> Piece:
@@ -492,8 +536,8 @@ class Flip(Command):
             raise FormatError("command 'flip': 'old' and 'new' must be true or false")
         return cls(_text(d, "piece", cls.op), old, new)
 
-    def describe(self) -> str:
-        return f"turned {self.piece} face {'up' if self.new else 'down'}"
+    def describe(self, names: Names = PLAIN) -> str:
+        return f"turned {names.piece(self.piece)} face {'up' if self.new else 'down'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,8 +567,8 @@ class Rotate(Command):
             raise FormatError("command 'rotate': 'old' and 'new' must be whole numbers")
         return cls(_text(d, "piece", cls.op), old, new)
 
-    def describe(self) -> str:
-        return f"rotated {self.piece} to {self.new * 90}°"
+    def describe(self, names: Names = PLAIN) -> str:
+        return f"rotated {names.piece(self.piece)} to {self.new * 90}°"
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,9 +624,9 @@ class Roll(Command):
             raise FormatError("command 'roll': 'forced' must be a list of true/false")
         return cls(tuple(lists[0]), tuple(lists[1]), tuple(lists[2]), tuple(forced))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         faces = ", ".join(
-            f"{pid}={new}{' (forced)' if i < len(self.forced) and self.forced[i] else ''}"
+            f"{names.piece(pid)}={new}{' (forced)' if i < len(self.forced) and self.forced[i] else ''}"
             for i, (pid, new) in enumerate(zip(self.pieces, self.new, strict=True))
         )
         return f"rolled {faces}"
@@ -627,8 +671,8 @@ class Shuffle(Command):
             raise FormatError("command 'shuffle': 'old' and 'new' must be lists")
         return cls(_text(d, "place", cls.op), tuple(old), tuple(new), bool(d.get("forced", False)))
 
-    def describe(self) -> str:
-        return f"shuffled {self.place} ({len(self.new)} pieces){' (forced order)' if self.forced else ''}"
+    def describe(self, names: Names = PLAIN) -> str:
+        return f"shuffled {names.place(self.place)} ({len(self.new)} pieces){' (forced order)' if self.forced else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -677,8 +721,11 @@ class SetProperty(Command):
             bool(d.get("on_place", False)),
         )
 
-    def describe(self) -> str:
-        return f"set {self.target}.{self.key} to {self.new!r}"
+    def describe(self, names: Names = PLAIN) -> str:
+        target = names.place(self.target) if self.on_place else names.piece(self.target)
+        if names is PLAIN:
+            return f"set {target}.{self.key} to {self.new!r}"
+        return f"set {self.key} of {target} to {self.new!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -707,8 +754,8 @@ class SetOwner(Command):
             _text(d, "piece", cls.op), _text(d, "old", cls.op, True), _text(d, "new", cls.op, True)
         )
 
-    def describe(self) -> str:
-        return f"gave {self.piece} to {self.new or 'nobody'}"
+    def describe(self, names: Names = PLAIN) -> str:
+        return f"gave {names.piece(self.piece)} to {names.seat(self.new) if self.new else 'nobody'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -744,7 +791,7 @@ class SetCounter(Command):
     def parse(cls, d: dict[str, Any]) -> SetCounter:
         return cls(_text(d, "name", cls.op), d.get("old"), d.get("new"))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         return f"set {self.name} to {self.new!r}"
 
 
@@ -776,8 +823,11 @@ class Peek(Command):
             raise FormatError("command 'peek': 'pieces' must be a list")
         return cls(_text(d, "seat", cls.op), _text(d, "place", cls.op), tuple(pieces))
 
-    def describe(self) -> str:
-        return f"{self.seat} looked at {len(self.pieces)} piece(s) in {self.place}"
+    def describe(self, names: Names = PLAIN) -> str:
+        return (
+            f"{names.seat(self.seat)} looked at {len(self.pieces)} piece(s)"
+            f" in {names.place(self.place)}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,7 +850,7 @@ class Note(Command):
     def parse(cls, d: dict[str, Any]) -> Note:
         return cls(_text(d, "text", cls.op))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         return f"noted: {self.text}"
 
 
@@ -837,7 +887,7 @@ class SetPolicy(Command):
     def __hash__(self) -> int:
         return hash(repr(self.policy))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         return f"rules assistant: {self.to_policy().describe()}"
 
 
@@ -896,11 +946,11 @@ class Compound(Command):
                 return True
         return False
 
-    def describe(self) -> str:
-        rolls = [c.describe() for c in self.commands if isinstance(c, Roll)]
+    def describe(self, names: Names = PLAIN) -> str:
+        rolls = [c.describe(names) for c in self.commands if isinstance(c, Roll)]
         extra = f" [{'; '.join(rolls)}]" if rolls else ""
         steps = len(self.commands)
-        return f"{self.label} ({steps} step{'' if steps == 1 else 's'}){extra}"
+        return f"{names.text(self.label)} ({steps} step{'' if steps == 1 else 's'}){extra}"
 
 
 def touched_by(command: Command) -> Touched:
@@ -916,6 +966,7 @@ __all__ = [
     "Compound",
     "Flip",
     "Move",
+    "Names",
     "Note",
     "Peek",
     "RemovePiece",
@@ -927,6 +978,7 @@ __all__ = [
     "SetPolicy",
     "SetProperty",
     "Shuffle",
+    "PLAIN",
     "Touched",
     "Where",
     "command_from_dict",

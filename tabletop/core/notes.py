@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .commands import Command, _text
+from .commands import PLAIN, Command, Names, _text
 from .errors import CommandError, FormatError
 from .state import TableState
 
@@ -125,13 +125,13 @@ class Annotate(Command):
     def __hash__(self) -> int:
         return hash((self.action, self.note, self.tag, self.text, self.at, self.pieces))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         if self.action == "remove":
             return f"removed note #{self.note}"
         what = "note" if self.action == "add" else f"edited note #{self.note}"
         text = f"{what} on entry {self.at} [{NOTE_TAGS[self.tag]}]: {self.text}"
         if self.pieces:
-            text += f" (pieces: {', '.join(self.pieces)})"
+            text += f" (pieces: {', '.join(names.piece(p) for p in self.pieces)})"
         if self.png is not None:
             text += " [snapshot]"
         return text

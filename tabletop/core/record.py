@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .commands import Command
+from .commands import PLAIN, Command, Names
 from .errors import CommandError, FormatError
 from .state import TableState
 
@@ -122,21 +122,22 @@ class Record(Command):
     def __hash__(self) -> int:
         return hash((self.action, json.dumps(self.data, sort_keys=True)))
 
-    def describe(self) -> str:
+    def describe(self, names: Names = PLAIN) -> str:
         d = self.data
         if self.action == "session":
-            parts = [f"{seat}: {name}" for seat, name in d.get("testers", {}).items()]
+            parts = [f"{names.seat(seat)}: {name}" for seat, name in d.get("testers", {}).items()]
             if d.get("where"):
                 parts.append(f"where: {d['where']}")
             return "session: " + ("; ".join(parts) or "nothing new")
         if self.action == "played":
             return f"played {minutes_text(d['seconds'])} (active time)"
         if self.action == "result":
-            scores = ", ".join(f"{s} {v:g}" for s, v in d["scores"].items())
-            return f"result: {scores}; won by {', '.join(d['winners']) or 'nobody'}"
+            scores = ", ".join(f"{names.seat(s)} {v:g}" for s, v in d["scores"].items())
+            winners = ", ".join(names.seat(s) for s in d["winners"])
+            return f"result: {scores}; won by {winners or 'nobody'}"
         ratings = ", ".join(f"{k} {d[k]}" for k in RATINGS if d.get(k) is not None)
         text = f": {d['text']}" if d.get("text") else ""
-        return f"form of {d['seat']} ({ratings or 'no ratings'}){text}"
+        return f"form of {names.seat(d['seat'])} ({ratings or 'no ratings'}){text}"
 
 
 def minutes_text(seconds: float) -> str:

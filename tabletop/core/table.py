@@ -20,8 +20,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .commands import (
+    PLAIN,
     Command,
     Compound,
+    Names,
     Roll,
     SetPolicy,
     Shuffle,
@@ -372,12 +374,12 @@ class Table:
     def redo_stack(self) -> tuple[int, ...]:
         return tuple(self._redo)
 
-    def undo_text(self) -> str | None:
-        """What undo would take back, for a menu item."""
-        return self.entries[self._undo[-1] - 1].command.describe() if self._undo else None
+    def undo_text(self, names: Names = PLAIN) -> str | None:
+        """What undo would take back, for a menu item (things named as ``names`` says)."""
+        return self.entries[self._undo[-1] - 1].command.describe(names) if self._undo else None
 
-    def redo_text(self) -> str | None:
-        return self.entries[self._redo[-1] - 1].command.describe() if self._redo else None
+    def redo_text(self, names: Names = PLAIN) -> str | None:
+        return self.entries[self._redo[-1] - 1].command.describe(names) if self._redo else None
 
     def undo(self, actor: str) -> Change | None:
         """Take back the last command still standing; logged as an 'undo' entry."""

@@ -1,4 +1,5 @@
-"""How a module's pieces are spoken of in log lines: a card's name, and what its back shows.
+"""How a module's pieces are spoken of in log lines: a card's name, what its back shows, and
+its kind's label ("cube", "biome card") for a piece named by owner and kind.
 
 A hidden card is called by its kind's back ("a Greenland card", from ``back`` in the
 manifest's ``[[kinds]]``), which every player sees across the table; its face's name
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core import Piece
-from tabletop.log_view import PieceWords, plain_back
+from tabletop.log_view import PieceWords, plain_back, plain_kind
 
 from .manifest import Module
 
@@ -44,4 +45,9 @@ def piece_words(module: Module | None) -> PieceWords:
         label = kind.label or kind.id
         return f"a face-down {label[:1].lower()}{label[1:]}"
 
-    return PieceWords(face, back)
+    def kind(piece: Piece) -> str:
+        found = module.kinds.get(piece.kind)
+        label = (found.label if found else "") or plain_kind(piece)
+        return f"{label[:1].lower()}{label[1:]}"
+
+    return PieceWords(face, back, kind)

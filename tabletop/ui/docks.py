@@ -98,7 +98,8 @@ class LogPanel(QWidget):
         if undone is None:
             undone = bool(entry.findings) and is_undone(self.session, entry)
         names = {s.id: s.name for s in self.session.game.header.seats}
-        return self.session.entry_words(entry.seq, entry_text(entry, names, undone=undone)).strip()
+        text = entry_text(entry, names, undone=undone, names=self.session.log_reader.names)
+        return self.session.entry_words(entry.seq, text).strip()
 
     def _item(self, entry) -> QListWidgetItem:  # noqa: ANN001 - an Entry
         undone = bool(entry.findings) and is_undone(self.session, entry)
@@ -504,7 +505,10 @@ class DicePanel(QWidget):
         )
         if rolls:
             self.last.setText(
-                "Last roll: " + "; ".join(r.describe().removeprefix("rolled ") for r in rolls)
+                "Last roll: "
+                + "; ".join(
+                    r.describe(self.session.log_reader.names).removeprefix("rolled ") for r in rolls
+                )
             )
         if any(pid in change.pieces for pid in self.dice()) or rolls:
             self.refresh()

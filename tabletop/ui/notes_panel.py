@@ -205,7 +205,8 @@ class NotesPanel(QWidget):
             head += " (edited)"
         text = self.session.entry_words(note.words_seq, note.text)
         if note.pieces:
-            pieces = self.session.entry_words(note.words_seq, ", ".join(note.pieces))
+            named = ", ".join(map(self.session.log_reader.names.piece, note.pieces))
+            pieces = self.session.entry_words(note.words_seq, named)
             text += f"\n[{pieces}]"
         return head, text
 

@@ -363,7 +363,9 @@ class PhasePanel(QWidget):
                 return False
             if change is not None:
                 entry = change.entry
-                session.message.emit(session.entry_words(entry.seq, entry.command.describe()))
+                session.message.emit(
+                    session.entry_words(entry.seq, session.log_reader.describe(entry.command))
+                )
             self.refresh()
             return change is not None
         session.message.emit(f"{action.label}: its questions keep changing; nothing changed")

@@ -150,13 +150,13 @@ class TableSession(QObject):
     def undo_text(self) -> str | None:
         """What undo would take back, as the viewer may read it."""
         stack = self.table.undo_stack
-        text = self.table.undo_text()
+        text = self.table.undo_text(self.log_reader.names)
         return self.entry_words(stack[-1], text) if stack and text is not None else None
 
     def redo_text(self) -> str | None:
         """What redo would apply again, as the viewer may read it."""
         stack = self.table.redo_stack
-        text = self.table.redo_text()
+        text = self.table.redo_text(self.log_reader.names)
         return self.entry_words(stack[-1], text) if stack and text is not None else None
 
     # ---- changing the table ----------------------------------------------
@@ -181,7 +181,9 @@ class TableSession(QObject):
             self.message.emit(f"Not done: {exc}")
             return False
         if force and change is not None:  # the refusal's message would still stand
-            words = self.entry_words(change.entry.seq, change.entry.command.describe())
+            words = self.entry_words(
+                change.entry.seq, self.log_reader.describe(change.entry.command)
+            )
             self.message.emit(f"{words}: forced past the rules ({force})")
         return True
 
@@ -220,7 +222,9 @@ class TableSession(QObject):
         except TableError as exc:
             self.message.emit(f"Not rolled: {exc}")
             return False
-        self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
+        self.message.emit(
+            self.entry_words(change.entry.seq, self.log_reader.describe(change.entry.command))
+        )
         return True
 
     def shuffle(self, place_id: str) -> bool:
@@ -276,7 +280,9 @@ class TableSession(QObject):
         except TableError as exc:
             self.message.emit(f"Note not written: {exc}")
             return False
-        self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
+        self.message.emit(
+            self.entry_words(change.entry.seq, self.log_reader.describe(change.entry.command))
+        )
         self.notes_changed.emit()
         return True
 
@@ -290,7 +296,9 @@ class TableSession(QObject):
             self.message.emit(f"Session record not written: {exc}")
             return False
         if not quiet:
-            self.message.emit(self.entry_words(change.entry.seq, change.entry.command.describe()))
+            self.message.emit(
+                self.entry_words(change.entry.seq, self.log_reader.describe(change.entry.command))
+            )
         self.record_changed.emit()
         return True
 

@@ -1181,8 +1181,9 @@ class MainWindow(QMainWindow):
             )
             for pid in pids
         ]
-        what = ", ".join(pids) if len(pids) <= 3 else f"{len(pids)} pieces"
-        where = f"{place_id} ({spot})" if spot is not None else place_id
+        names = self.session.log_reader.names  # the label is read by people: names, not ids
+        what = ", ".join(map(names.piece, pids)) if len(pids) <= 3 else f"{len(pids)} pieces"
+        where = names.spot(place_id, spot) if spot is not None else names.place(place_id)
         try:
             command = actions.build_sequence(
                 self.session.state, f"send {what} to {where}", builders

@@ -98,10 +98,11 @@ def test_b2_g6_a_hand_card_is_named_only_to_the_readers_who_could_see_it(
             # the draws themselves: Norse reads its card, the others read its back
             card = drawn_at.get(entry.seq)
             if card is not None:
-                assert card in reader.line(entry, "red")
+                face = faces.get(state.pieces[card].props["card"], card)
+                assert _said(face, reader.line(entry, "red"))  # the card by its name
                 for viewer in ("yellow", "green", None):
                     line = reader.line(entry, viewer)
-                    assert card not in line and "a Greenland card" in line
+                    assert not _said(face, line) and "a Greenland card" in line
             elif any(
                 _said(faces[c], reader.line(entry, None)) or _said(c, reader.line(entry, None))
                 for s, c in drawn

@@ -114,7 +114,7 @@ def test_e3_send_to_a_biome_cards_hunters_through_the_table_submenu(table) -> No
     assert (piece.place, piece.spot) == ("walrus", "hunters")
     assert table.live.seq == before + 1
     line = table.window.log_panel.list.item(table.live.seq - 1).text()
-    assert f"send {cube} to walrus (hunters)" in line
+    assert "send Thule cube to Walrus · hunters" in line and cube not in line
 
 
 def test_elder_ranks_are_reached_from_the_seats_submenu(table) -> None:  # noqa: ANN001
@@ -132,4 +132,5 @@ def test_elder_ranks_are_reached_from_the_seats_submenu(table) -> None:  # noqa:
     piece = table.state.pieces[elder]
     assert (piece.place, piece.spot) == ("elder-yellow", "rank6")
     line = table.window.log_panel.list.item(table.live.seq - 1).text()
-    assert f"send {elder} to elder-yellow (rank6)" in line
+    assert "send Thule cube to Thule elders (polytheist) · rank 6" in line  # the rank marker
+    assert elder not in line and "elder-yellow" not in line

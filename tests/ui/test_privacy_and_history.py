@@ -89,17 +89,20 @@ def test_the_log_dock_names_a_drawn_card_only_to_the_seat_that_holds_it(qtbot, t
     def line() -> str:
         return panel.list.item(last).text()
 
-    assert card in line() and "hand_red" in line()  # Red drew it, at the screen
+    name = table.session.log_reader.words.face(table.state.pieces[card])
+    assert name and name in line() and "Red's hand" in line()  # Red drew it, at the screen
+    assert card not in line() and "hand_red" not in line()  # the players' words, not ids
     window.pass_screen("yellow")
-    assert card not in line() and "a Prototype card" in line()  # the curtain: nobody
+    assert name not in line() and "a Prototype card" in line()  # the curtain: nobody
     qtbot.mouseClick(window.curtain.button, Qt.MouseButton.LeftButton)
     assert table.session.viewer == "yellow"
-    assert card not in line() and "moved a Prototype card from deck to hand_red" in line()
+    assert name not in line()
+    assert "moved a Prototype card from Draw deck to Red's hand" in line()
     undo = window.actions_by_name["undo"].text()
-    assert card not in undo and "a Prototype card" in undo  # nor the Undo menu item
+    assert name not in undo and "a Prototype card" in undo  # nor the Undo menu item
     window.pass_screen("red")
     qtbot.mouseClick(window.curtain.button, Qt.MouseButton.LeftButton)
-    assert card in line()
+    assert name in line()
 
 
 # ---- looking back ------------------------------------------------------------------------
