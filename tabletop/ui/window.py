@@ -534,7 +534,7 @@ class MainWindow(QMainWindow):
         if self.session.has_rules and table.policy_at(table.seq) is None:
             # a log from before policies were logged: the remembered policy, logged from here
             table.set_policy(self.remembered_policy(module), "table")
-        self.scene = TableScene(self.session)
+        self.scene = TableScene(self.session, cached=True)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
         self.curtain = Curtain(self.view)
