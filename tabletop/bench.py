@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rules_assist.simulate import default_jobs, simulate
-from tabletop.core import AddPiece, AddPlace, Compound, Seat, Table, Where, actions
+from tabletop.core import AddPiece, AddPlace, Compound, Place, Seat, Table, Where, actions
 from tabletop.modules import ModuleError, default_module, find_module, load_module, module_ids
 from tabletop.modules.rules import game_of
 from tabletop.persist import Game, Header
@@ -92,6 +92,99 @@ def _setup_commands(pieces: int = PIECES) -> list[Any]:
         Compound("lay out the table", tuple(places)),
         Compound("put out the pieces", tuple(adds)),
     ]
+
+
+BIG_PIECES = 10_000  # drag_step_p95_ms_10k: the counter count of a large wargame module
+
+
+def _big_setup_commands(pieces: int = BIG_PIECES) -> list[Any]:
+    """A wargame-sized table: counters stacked on a 40 x 30 hex board (about half the
+    pieces), cards spread face up on a free area and in a deck, counters in stacks beside the
+    board, and disks on a free area where the drag is measured (as on the 1,000-piece table,
+    the dragged disk lies inside the area, so the drag's circle stays in it). ``pieces`` counts them all (a smaller table for tests)."""
+    board = {"shape": "hex", "cols": 40, "rows": 30}
+    places = (
+        [
+            AddPlace(
+                {"id": "table", "kind": "area", "layout": {"x": 0, "y": 0, "w": 420, "h": 330}}
+            ),
+            AddPlace(
+                {"id": "deck", "kind": "deck", "layout": {"x": 430, "y": 0, "w": 70, "h": 95}}
+            ),
+            AddPlace(
+                {"id": "cards", "kind": "area", "layout": {"x": 0, "y": 340, "w": 1040, "h": 700}}
+            ),
+            AddPlace(
+                {
+                    "id": "map",
+                    "kind": "board",
+                    "board": board,
+                    "layout": {"x": 1060, "y": 0, "w": 1600, "h": 1040},
+                }
+            ),
+        ]
+        + [
+            AddPlace(
+                {
+                    "id": f"stack_{n}",
+                    "kind": "stack",
+                    "layout": {
+                        "x": 510 + 60 * (n % 8),
+                        "y": 110 + 110 * (n // 8),
+                        "w": 50,
+                        "h": 50,
+                    },
+                }
+            )
+            for n in range(16)
+        ]
+        + [
+            AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
+            for s in ("red", "yellow", "green")
+        ]
+    )
+    spots = _board_spots(board)
+    adds: list[Any] = []
+    counts: dict[str, int] = {}
+    owners = ("red", "yellow", "green")
+    for i in range(pieces):
+        share = i / pieces
+        spot = x = y = None
+        if share < 0.05:
+            record = {"id": f"disk-{i}", "kind": "disk", "owner": owners[i % 3]}
+            place, x, y = "table", float((i + 20) % 40) * 10, float((i // 40 + 17) % 33) * 10
+        elif share < 0.15:
+            record = {
+                "id": f"card-{i}",
+                "kind": "card",
+                "face_up": False,
+                "props": {"deck": "cards", "card": f"c{i}"},
+            }
+            place = "deck"
+        elif share < 0.25:
+            record = {
+                "id": f"card-{i}",
+                "kind": "card",
+                "face_up": True,
+                "props": {"deck": "cards", "card": f"c{i}"},
+            }
+            place, x, y = "cards", float(i % 97) * 10, float(i // 97 % 65) * 10
+        elif share < 0.35:
+            record = {"id": f"counter-{i}", "kind": "cube", "owner": owners[i % 3]}
+            place = f"stack_{i % 16}"
+        else:
+            record = {"id": f"counter-{i}", "kind": "cube", "owner": owners[i % 3]}
+            place, spot = "map", spots[i % len(spots)]
+        adds.append(AddPiece(record, Where(place, counts.get(place, 0), spot, x, y)))
+        counts[place] = counts.get(place, 0) + 1
+    return [
+        Compound("lay out the table", tuple(places)),
+        Compound("put out the pieces", tuple(adds)),
+    ]
+
+
+def _board_spots(board: dict[str, Any]) -> tuple[str, ...]:
+    return Place("map", "board", board=board).spots
 
 
 def _header() -> Header:

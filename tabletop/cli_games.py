@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from rules_assist.simulate import log_name, simulate, write_summary
 from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
@@ -231,6 +230,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bots play whole games through the game's turn flow (rules_assist/simulate.py)."""
+    # here for start-up speed: the window (``tabletop play``) needs no worker processes
+    from rules_assist.simulate import log_name, simulate, write_summary
+
     module = find_module(args.module)
     if args.deck:
         module = with_revision(module, args.deck)

@@ -17,7 +17,6 @@ import json
 import sys
 
 from tabletop.cli_games import CliError
-from tabletop.report.data import ReportError, report_data
 
 
 def _progress(message: str) -> None:
@@ -26,7 +25,8 @@ def _progress(message: str) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Read the sessions, work out the figures, draw the report."""
-    # here for start-up speed: matplotlib and Qt load only for the report
+    # here for start-up speed: matplotlib, Qt and the report's reading load only for the report
+    from tabletop.report.data import ReportError, report_data
     from tabletop.report.render import check_folder, check_output, write_report, write_text
 
     if args.compare_simulated < 0:

@@ -43,6 +43,11 @@ window.close()
 """
 
 
+def _load() -> list[float] | None:
+    """The load average now (the figures depend on what else the machine is doing)."""
+    return [round(v, 2) for v in os.getloadavg()] if hasattr(os, "getloadavg") else None
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["QT_QPA_PLATFORM"] = "offscreen"
@@ -104,22 +109,29 @@ def measure_window_rss(work: Path) -> dict[str, float]:
     return {"window_rss_mb": round(float(out.split()[-1]), 1)}
 
 
-def measure_drag(work: Path, steps: int = 300) -> dict[str, float]:
-    """p95 of one drag step on a 1,000-piece table: a mouse move through the scene to the end of the repaint."""
+def measure_drag(
+    work: Path, steps: int = 300, pieces: int | None = None, suffix: str = ""
+) -> dict[str, Any]:
+    """p95 of one drag step: a mouse move through the scene to the end of the repaint. On the
+    1,000-piece table, or with ``pieces`` on the wargame-sized table (``bench.BIG_PIECES``:
+    counters on a hex board, cards, stacks); ``suffix`` ends each figure's name."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
-    from tabletop.bench import _header, _setup_commands
+    from tabletop.bench import _big_setup_commands, _header, _setup_commands
     from tabletop.persist import Game
 
     from .window import MainWindow, application
 
     app = application()
-    window = MainWindow(QSettings(str(work / "drag.ini"), QSettings.Format.IniFormat), ask=False)
+    window = MainWindow(
+        QSettings(str(work / f"drag{suffix}.ini"), QSettings.Format.IniFormat), ask=False
+    )
     window.resize(1600, 1000)
-    game = Game.create(_header(), _setup_commands(), work / "drag.jsonl")
+    setup = _setup_commands() if pieces is None else _big_setup_commands(pieces)
+    game = Game.create(_header(), setup, work / f"drag{suffix}.jsonl")
     window.show_game(game, None)
     window.show()
     for _ in range(3):
@@ -171,9 +183,9 @@ def measure_drag(work: Path, steps: int = 300) -> dict[str, float]:
     samples.sort()
     p95 = samples[int(len(samples) * 0.95) - 1]
     return {
-        "drag_step_p95_ms": round(p95 * 1e3, 2),
-        "drag_step_median_ms": round(statistics.median(samples) * 1e3, 2),
-        "drag_dropped_in": moved,
+        f"drag_step_p95_ms{suffix}": round(p95 * 1e3, 2),
+        f"drag_step_median_ms{suffix}": round(statistics.median(samples) * 1e3, 2),
+        f"drag_dropped_in{suffix}": moved,
     }
 
 
@@ -195,6 +207,8 @@ def measure_snapshot(work: Path) -> dict[str, float]:
 
 
 def run(say: Any = print) -> dict[str, Any]:
+    from tabletop.bench import BIG_PIECES
+
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-ui-") as tmp:
         work = Path(tmp)
@@ -202,6 +216,9 @@ def run(say: Any = print) -> dict[str, Any]:
         results.update(measure_start(work))
         say("dragging a piece across a 1,000-piece table")
         results.update(measure_drag(work))
+        say("dragging a piece across a 10,000-piece table")
+        results.update(measure_drag(work, pieces=BIG_PIECES, suffix="_10k"))
+        results["drag_10k_load_average"] = _load()
         say("rendering the default table to PNG at scale 2")
         results.update(measure_snapshot(work))
         say("measuring the memory of the window with the default table")

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from tabletop.core import Change, Command, CommandError, TableState, actions
 from tabletop.visibility import can_see
@@ -51,9 +51,18 @@ class TableScene(QGraphicsScene):
     pieceHovered = Signal(str)  # a piece id, or "" when the pointer leaves pieces
     pieceActivated = Signal(str)  # double-click
 
-    def __init__(self, session: TableSession) -> None:
+    def __init__(self, session: TableSession, cached: bool = False) -> None:
+        """``cached``: pieces keep a picture of themselves at the screen's scale (a window's
+        scene), so a repaint that does not change them (a drag passing over them, a place lit
+        up under them) copies that picture instead of drawing them again. A snapshot's scene
+        draws every piece afresh: a PDF keeps cards as shapes."""
         super().__init__()
         self.session = session
+        self._cache_mode = (
+            QGraphicsItem.CacheMode.DeviceCoordinateCache
+            if cached
+            else QGraphicsItem.CacheMode.NoCache
+        )
         self.art = FaceArt(session.module, session.game.header.seats)
         self.places: dict[str, PlaceItem] = {}
         self.pieces: dict[str, PieceItem] = {}
@@ -110,6 +119,7 @@ class TableScene(QGraphicsScene):
             self.addItem(item)
         for piece in state.pieces.values():
             item = PieceItem(piece, self.art, self.size_of(piece.id))
+            item.setCacheMode(self._cache_mode)
             self.pieces[piece.id] = item
             self.addItem(item)
         for pid in self.pieces:

@@ -8,6 +8,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QByteArray,
@@ -60,7 +61,6 @@ from tabletop.persist import Game
 from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
-from .deck_editor import DeckEditor
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
@@ -69,6 +69,9 @@ from .scene import TableScene
 from .send_menu import Group, fill_send_menu, send_groups
 from .session import TableSession
 from .view import Overview, TableView
+
+if TYPE_CHECKING:
+    from .deck_editor import DeckEditor
 
 RECENT_MAX = 10
 TWO_SIDED_SHAPES = ("card", "token")  # the shapes with a face and a back (Flip)
@@ -534,7 +537,7 @@ class MainWindow(QMainWindow):
         if self.session.has_rules and table.policy_at(table.seq) is None:
             # a log from before policies were logged: the remembered policy, logged from here
             table.set_policy(self.remembered_policy(module), "table")
-        self.scene = TableScene(self.session)
+        self.scene = TableScene(self.session, cached=True)
         self.view = TableView(self.scene)
         self.setCentralWidget(self.view)
         self.curtain = Curtain(self.view)
@@ -1604,6 +1607,8 @@ class MainWindow(QMainWindow):
                     f"{module.name} has no deck of cards to edit (its module.toml declares no [[decks]])",
                 )
                 return None
+            from .deck_editor import DeckEditor  # here for start-up speed: opened on demand
+
             self.deck_editor = DeckEditor(self, module, self.settings, self.new_game_with_deck)
         except (TableError, OSError) as exc:
             self._error("Cannot edit the deck", str(exc))

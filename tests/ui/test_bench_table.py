@@ -1,0 +1,73 @@
+"""``tabletop bench``'s window figures on the wargame-sized table, and what start-up loads.
+
+Figures are produced, never judged: the suite asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tabletop import bench
+from tabletop.core import Table, TableState
+from tabletop.ui import bench_ui
+
+
+def test_big_table_holds_cards_counters_on_a_hex_board_and_stacks() -> None:
+    table = Table(TableState(bench._header().seats))
+    for command in bench._big_setup_commands():
+        table.submit(command, "setup", undoable=False)
+    state = table.state
+    assert len(state.pieces) == bench.BIG_PIECES == 10_000
+    on_board = state.places["map"].contents
+    assert len(on_board) > 5000
+    spots = {state.pieces[p].spot for p in on_board}
+    assert len(spots) == len(state.places["map"].spots)  # every hex holds a pile
+    assert sum(len(state.places[f"stack_{n}"].contents) for n in range(16)) == 1000
+    assert len(state.places["deck"].contents) == len(state.places["cards"].contents) == 1000
+
+
+def test_drag_step_10k_figure_is_produced(tmp_path: Path, qapp) -> None:  # noqa: ANN001
+    """The 10k figure's way, on a smaller table of the same kinds of pieces: the drag moves the
+    piece, and the figures carry the ``_10k`` names."""
+    figures = bench_ui.measure_drag(tmp_path, steps=30, pieces=600, suffix="_10k")
+    assert set(figures) == {
+        "drag_step_p95_ms_10k",
+        "drag_step_median_ms_10k",
+        "drag_dropped_in_10k",
+    }
+    assert figures["drag_dropped_in_10k"] == "table"
+    assert figures["drag_step_p95_ms_10k"] >= figures["drag_step_median_ms_10k"] > 0
+
+
+def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
+    """``tabletop play greenland --screenshot`` opens the window without the report's plotting
+    library or the board graphs' library (each loads only when asked for)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(tmp_path / "games"))
+    shot = tmp_path / "play.png"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "tabletop.cli",
+            "play",
+            "greenland",
+            "--seed",
+            "1",
+            "--screenshot",
+            str(shot),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert shot.stat().st_size > 0
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "tabletop.ui.window" in loaded  # the window's imports were all listed
+    assert not {name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx")}
