@@ -30,31 +30,28 @@ LOG_COMMANDS = 10_000
 SIM_GAMES = 10_000  # sim_10k_games_s
 
 
+def _place(pid: str, kind: str, x: float, y: float, w: float, h: float, **more: Any) -> AddPlace:
+    """A bench table's place at (x, y), w by h; ``more`` adds to its record (a board)."""
+    return AddPlace({"id": pid, "kind": kind, **more, "layout": {"x": x, "y": y, "w": w, "h": h}})
+
+
+def _hands() -> list[AddPlace]:
+    return [
+        AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
+        for s in ("red", "yellow", "green")
+    ]
+
+
 def _setup_commands(pieces: int = PIECES) -> list[Any]:
     """A 1,000-piece table: a free area, bowls, a deck, a hex board, dice."""
     places = [
-        AddPlace({"id": "table", "kind": "area", "layout": {"x": 0, "y": 0, "w": 420, "h": 330}}),
-        AddPlace({"id": "deck", "kind": "deck", "layout": {"x": 430, "y": 0, "w": 70, "h": 95}}),
-        AddPlace(
-            {"id": "discard", "kind": "stack", "layout": {"x": 510, "y": 0, "w": 70, "h": 95}}
-        ),
-        AddPlace(
-            {"id": "supply", "kind": "bowl", "layout": {"x": 430, "y": 110, "w": 300, "h": 220}}
-        ),
-        AddPlace(
-            {
-                "id": "map",
-                "kind": "board",
-                "board": {"shape": "hex", "cols": 10, "rows": 8},
-                "layout": {"x": 740, "y": 0, "w": 300, "h": 220},
-            }
-        ),
-        AddPlace(
-            {"id": "tray", "kind": "area", "layout": {"x": 740, "y": 230, "w": 300, "h": 100}}
-        ),
-    ] + [
-        AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
-        for s in ("red", "yellow", "green")
+        _place("table", "area", 0, 0, 420, 330),
+        _place("deck", "deck", 430, 0, 70, 95),
+        _place("discard", "stack", 510, 0, 70, 95),
+        _place("supply", "bowl", 430, 110, 300, 220),
+        _place("map", "board", 740, 0, 300, 220, board={"shape": "hex", "cols": 10, "rows": 8}),
+        _place("tray", "area", 740, 230, 300, 100),
+        *_hands(),
     ]
     adds: list[Any] = []
     counts = {"table": 0, "deck": 0, "supply": 0, "tray": 0}
@@ -103,46 +100,17 @@ def _big_setup_commands(pieces: int = BIG_PIECES) -> list[Any]:
     board, and disks on a free area where the drag is measured (as on the 1,000-piece table,
     the dragged disk lies inside the area, so the drag's circle stays in it). ``pieces`` counts them all (a smaller table for tests)."""
     board = {"shape": "hex", "cols": 40, "rows": 30}
-    places = (
-        [
-            AddPlace(
-                {"id": "table", "kind": "area", "layout": {"x": 0, "y": 0, "w": 420, "h": 330}}
-            ),
-            AddPlace(
-                {"id": "deck", "kind": "deck", "layout": {"x": 430, "y": 0, "w": 70, "h": 95}}
-            ),
-            AddPlace(
-                {"id": "cards", "kind": "area", "layout": {"x": 0, "y": 340, "w": 1040, "h": 700}}
-            ),
-            AddPlace(
-                {
-                    "id": "map",
-                    "kind": "board",
-                    "board": board,
-                    "layout": {"x": 1060, "y": 0, "w": 1600, "h": 1040},
-                }
-            ),
-        ]
-        + [
-            AddPlace(
-                {
-                    "id": f"stack_{n}",
-                    "kind": "stack",
-                    "layout": {
-                        "x": 510 + 60 * (n % 8),
-                        "y": 110 + 110 * (n // 8),
-                        "w": 50,
-                        "h": 50,
-                    },
-                }
-            )
+    places = [
+        _place("table", "area", 0, 0, 420, 330),
+        _place("deck", "deck", 430, 0, 70, 95),
+        _place("cards", "area", 0, 340, 1040, 700),
+        _place("map", "board", 1060, 0, 1600, 1040, board=board),
+        *(
+            _place(f"stack_{n}", "stack", 510 + 60 * (n % 8), 110 + 110 * (n // 8), 50, 50)
             for n in range(16)
-        ]
-        + [
-            AddPlace({"id": f"hand_{s}", "kind": "hand", "owner": s})
-            for s in ("red", "yellow", "green")
-        ]
-    )
+        ),
+        *_hands(),
+    ]
     spots = _board_spots(board)
     adds: list[Any] = []
     counts: dict[str, int] = {}
