@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_export import cmd_export
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -58,6 +59,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.persist.seatview import seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -187,6 +189,9 @@ def cmd_log(args: argparse.Namespace) -> int:
             raise CliError("--last must be a whole number of at least 0")
         entries = entries[len(entries) - args.last :] if args.last else []
     reader = args.seat is not None or args.spectator
+    copy, copy_seat = seat_view_of(game.header)
+    if copy and not reader:  # a seat's copy reads as its seat reads it
+        args.seat, args.spectator, reader = copy_seat, copy_seat is None, not args.json
     if args.json:
         if reader:
             raise CliError("--json prints the entries as the file holds them: leave out --seat")
@@ -466,6 +471,7 @@ COMMANDS = {
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
+    "export": cmd_export,
     "note": cmd_note,
     "notes": cmd_notes,
     "session": cmd_session,

@@ -8,6 +8,7 @@ import argparse
 from rules_assist.cli import Parser as _Parser
 from rules_assist.cli import procedures_overview
 from tabletop import __version__
+from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
@@ -149,6 +150,7 @@ def parser() -> argparse.ArgumentParser:
     )
 
     add_note_parsers(sub)
+    add_export_parsers(sub)
     add_record_parsers(sub)
     add_sessions_parsers(sub)
     add_report_parsers(sub)

@@ -25,6 +25,8 @@ from .logfile import (
     write_log,
 )
 
+SEAT_VIEW = "seat_view"  # the header's extra that marks a seat's copy (seatview.py)
+
 
 @contextlib.contextmanager
 def _gc_paused() -> Iterator[None]:
@@ -141,6 +143,13 @@ class Game:
         policy: Policy | None,
     ) -> Game:
         contents = read_log(path)
+        if writable and SEAT_VIEW in contents.header.extra:
+            raise LogError(
+                path,
+                None,
+                "this is a seat's copy of a game (tabletop export): it is read-only, and moves"
+                " are made on the full game",
+            )
         recorded = contents.header.policy
         table = Table(
             TableState(contents.header.seats),
