@@ -25,7 +25,8 @@ from tabletop.cli import main
 from tabletop.core import Command, Compound, TableState
 from tabletop.core.commands import touched_by
 from tabletop.persist import Game
-from tabletop.visibility import can_see
+from tabletop.persist.seatview import PUBLIC_PROPS
+from tabletop.visibility import ANONYMOUS, can_see, is_anonymous
 
 
 def steps(command: Command) -> Iterable[Command]:
@@ -67,6 +68,20 @@ def picture(state: TableState, viewer: str | None) -> dict[Any, Any]:
         key = _place_key(state, place.id, viewer)
         places[key] = [_look(state, pid, viewer) for pid in place.contents]
     return {"places": places, "counters": json.dumps(state.counters, sort_keys=True)}
+
+
+def ever_hidden(game: Game) -> set[str]:
+    """The pieces a spectator could not see at some moment of the game."""
+    state = game.table.state_at(0)
+    hidden: set[str] = set()
+    for entry in game.table.entries:
+        for step in steps(entry.command):
+            step.apply(state)
+            for pid in touched_by(step).pieces:
+                piece = state.pieces.get(pid)
+                if piece is not None and not can_see(state, piece, None):
+                    hidden.add(pid)
+    return hidden
 
 
 def _token_pattern(tokens: Iterable[str]) -> re.Pattern[str]:
@@ -112,6 +127,9 @@ def check_copies(
                         seen.add(pid)
             shown.command.apply(view)
             assert picture(view, viewer) == picture(full, viewer), (viewer, entry.seq)
+            for piece in view.pieces.values():  # a stand-in holds its back, nothing more
+                if is_anonymous(piece):
+                    assert set(piece.props) <= {*PUBLIC_PROPS, ANONYMOUS}, (viewer, piece)
             record = by_seq[entry.seq]
             assert record["digest"] == view.digest(), (viewer, entry.seq)
             seen_names = {names[p] for p in seen if p in names}
