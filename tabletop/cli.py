@@ -59,7 +59,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
-from tabletop.persist.seatview import seat_view_of
+from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -163,8 +163,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     header = game.header
+    copy = seat_view_of(header)[0]
     print(
-        f"{args.file}: {header.module} {header.module_version}, seed {header.seed}"
+        f"{args.file}: {header.module} {header.module_version}, "
+        + (copy_owner_text(header) if copy else f"seed {header.seed}")
         + (f", variant {header.variant}" if header.variant else "")
         + f", after entry {at} of {table.seq}"
     )
@@ -295,6 +297,9 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise CliError(
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
+        copy, copy_seat = seat_view_of(game.header)
+        if copy and args.seat is None:  # a seat's copy is drawn as its seat sees it
+            args.seat = copy_seat
         try:
             module = game_module(game)
         except ModuleError as exc:

@@ -175,7 +175,7 @@ def test_a_copy_opens_read_only_and_cannot_be_exported_again(tmp_path: Path) -> 
     with pytest.raises(ViewError, match="no seat 'blue'"):
         export(game.table, game.header, "blue", tmp_path / "blue.jsonl")
     game.close()
-    with pytest.raises(LogError, match="a seat's copy of a game .* read-only"):
+    with pytest.raises(LogError, match="Ann.s copy of a game .* read-only"):
         Game.open(tmp_path / "copy.jsonl")
     copy = Game.open(tmp_path / "copy.jsonl", writable=False)
     with pytest.raises(ViewError, match="already a seat's copy"):
