@@ -175,8 +175,20 @@ class _Projector:
         spec = {"id": view_id, "kind": "regions", "parent": view_id, "spots": list(place.spots)}
         return [self._emit(AddPlace(spec))]
 
-    def step(self, command: Command) -> Command:
-        """One step (not a compound) as the viewer saw it, applied to both tables."""
+    def hide_ids(self, value: Any) -> Any:
+        """A counter's value with the id of every piece hidden from the viewer (a card a
+        game's counter names while it lies face down) put as its stand-in's."""
+        if isinstance(value, str):
+            return self.alias.get(value, value) if value in self.full.pieces else value
+        if isinstance(value, list):
+            return [self.hide_ids(v) for v in value]
+        if isinstance(value, dict):
+            return {self.hide_ids(k): self.hide_ids(v) for k, v in value.items()}
+        return value
+
+    def step(self, command: Command, read: Callable[[str], str]) -> Command:
+        """One step (not a compound) as the viewer saw it, applied to both tables; ``read``
+        gives words written for it (a note) as the viewer may read them."""
         if isinstance(command, Compound):
             raise AssertionError("compounds are read step by step")
         first: list[Command] = []
@@ -236,8 +248,12 @@ class _Projector:
             )
         elif isinstance(command, SetProperty):
             main = self._set_property(command)
-        elif isinstance(command, SetCounter | Note):
-            main = command
+        elif isinstance(command, SetCounter):
+            main = SetCounter(
+                command.name, self.view.counters.get(command.name), self.hide_ids(command.new)
+            )
+        elif isinstance(command, Note):
+            main = Note(read(command.text))
         elif isinstance(command, Peek):
             view_ids = tuple(self.alias[pid] for pid in command.pieces)
             main = Peek(command.seat, self.place(command.place), view_ids)
@@ -390,7 +406,7 @@ class _Projector:
             )
         if isinstance(command, Replace | Viewed | Unseen):
             raise ViewError("this is already a seat's copy: export the full game instead")
-        return self.step(command)
+        return self.step(command, label)
 
 
 def project(

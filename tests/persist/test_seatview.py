@@ -181,3 +181,22 @@ def test_a_copy_opens_read_only_and_cannot_be_exported_again(tmp_path: Path) -> 
     with pytest.raises(ViewError, match="already a seat's copy"):
         export(copy.table, copy.header, "red", tmp_path / "again.jsonl")
     assert not (tmp_path / "again.jsonl").exists() and not (tmp_path / "blue.jsonl").exists()
+
+
+def test_a_counter_naming_a_hidden_card_names_its_stand_in(tmp_path: Path) -> None:
+    """A game's counter may name a card (the one a seat chose): in the copy of a seat that
+    cannot see it, the counter names the card's stand-in, never the card."""
+    game = _game(tmp_path / "game.jsonl", 1)
+    _play(game)
+    card = game.state.places["hand_yellow"].contents[0]
+    game.table.submit(actions.set_counter(game.state, "chosen", {"yellow": [card]}), "yellow")
+    for viewer, sees in (("yellow", True), ("red", False), (None, False)):
+        out = tmp_path / f"copy-{viewer}.jsonl"
+        _copy(game, viewer, out)
+        assert (card in out.read_text()) == sees
+        copy = Game.open(out, writable=False)
+        named = copy.state.counters["chosen"]["yellow"][0]
+        assert named == copy.state.places["hand_yellow"].contents[0]
+        assert (named == card) == sees
+        copy.close()
+    game.close()
