@@ -409,31 +409,50 @@ class _Projector:
         return self.step(command, label)
 
 
-def project(
-    table: Table,
-    viewer: Viewer,
-    seat_names: Mapping[str, str] | None = None,
-    words: PieceWords | None = None,
-) -> list[Entry]:
-    """The game on ``table`` as ``viewer`` (a seat id, None for a spectator) saw it: one view
-    entry for each entry of the log. Labels, findings
-    and overrides read as the log panel reads them for the viewer (``words``: the module's
-    names of cards, tabletop/modules/words.py; plain ids otherwise)."""
-    if viewer == REFEREE:
-        raise ViewError("the referee's view is the full game")
-    start = table.state_at(0)
-    if start.pieces or start.places:
-        raise ViewError("the game starts from a laid-out table: it cannot be shown to a seat")
-    seats = {s.id for s in start.seats}
-    if viewer is not None and viewer not in seats:
-        raise ViewError(f"there is no seat {viewer!r} (seats: {', '.join(sorted(seats))})")
-    reader = LogReader(table, seat_names or {s.id: s.name for s in start.seats}, words)
-    projector = _Projector(start.seats, viewer)
-    out: list[Entry] = []
-    for entry in table.entries:
+class SeatView:
+    """One viewer's view of a table's log, kept up entry by entry: ``follow`` projects the
+    entries the table logged since it last ran (a referee calls it after each entry; an
+    export once, on a finished game)."""
 
-        def read(text: str, seq: int = entry.seq) -> str:
-            return reader.redact(seq, text, viewer)
+    def __init__(
+        self,
+        table: Table,
+        viewer: Viewer,
+        seat_names: Mapping[str, str] | None = None,
+        words: PieceWords | None = None,
+    ) -> None:
+        if viewer == REFEREE:
+            raise ViewError("the referee's view is the full game")
+        start = table.state_at(0)
+        if start.pieces or start.places:
+            raise ViewError("the game starts from a laid-out table: it cannot be shown to a seat")
+        seats = [s.id for s in start.seats]
+        if viewer is not None and viewer not in seats:
+            raise ViewError(f"there is no seat {viewer!r} (seats: {', '.join(seats)})")
+        self.table = table
+        self.viewer = viewer
+        self._reader = LogReader(table, seat_names or {s.id: s.name for s in start.seats}, words)
+        self._projector = _Projector(start.seats, viewer)
+        self._digests = ViewDigests()
+        self.entries: list[tuple[Entry, str]] = []  # each view entry and its view's digest
+
+    @property
+    def state(self) -> TableState:
+        """The viewer's table after the entries projected so far."""
+        return self._projector.view
+
+    def follow(self) -> list[tuple[Entry, str]]:
+        """The view entries, each with the digest of the view it makes, of the entries the
+        table logged since the last call."""
+        added = [self._entry(entry) for entry in self.table.entries[len(self.entries) :]]
+        self.entries.extend(added)
+        return added
+
+    def _entry(self, entry: Entry) -> tuple[Entry, str]:
+        projector, viewer = self._projector, self.viewer
+
+        def read(text: str) -> str:
+            return self._reader.redact(entry.seq, text, viewer)
 
         if entry.kind == "policy" or isinstance(entry.command, SetPolicy | Record):
             command: Command = entry.command
@@ -451,19 +470,23 @@ def project(
             for f in entry.findings
         )
         override = read(entry.override) if entry.override is not None else None
-        view_entry = Entry(
-            entry.seq,
-            entry.time,
-            entry.actor,
-            entry.kind,
-            command,
-            findings,
-            override,
-            entry.ref,
-            None,
+        shown = Entry(
+            entry.seq, entry.time, entry.actor, entry.kind, command, findings, override, entry.ref
         )
-        out.append(view_entry)
-    return out
+        return shown, self._digests.after(projector.view, command)
+
+
+def project(
+    table: Table,
+    viewer: Viewer,
+    seat_names: Mapping[str, str] | None = None,
+    words: PieceWords | None = None,
+) -> list[tuple[Entry, str]]:
+    """The game on ``table`` as ``viewer`` (a seat id, None for a spectator) saw it: one view
+    entry for each entry of the log, with the digest of the view after it. Labels, findings
+    and overrides read as the log panel reads them for the viewer (``words``: the module's
+    names of cards, tabletop/modules/words.py; plain ids otherwise)."""
+    return SeatView(table, viewer, seat_names, words).follow()
 
 
 def _note(note: Annotate, projector: _Projector, read: Callable[[str], str]) -> Annotate:
@@ -567,20 +590,23 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def view_lines(header: Header, viewed: list[Entry]) -> list[dict[str, Any]]:
+def view_lines(header: Header, viewed: list[tuple[Entry, str]]) -> list[dict[str, Any]]:
     """The lines of a seat's copy after its header: the view entries replayed on an empty
-    table (which checks each), each with its view's digest, and the view's checkpoints."""
+    table (which checks each and its digest), each with its view's digest, and the view's
+    checkpoints."""
     table = Table(TableState(header.seats), policy=header.policy)
     lines = _Lines()
     table.attach_writer(lines)
     digests = ViewDigests()
-    for entry in viewed:
+    for entry, digest in viewed:
         at = len(lines.records)
         try:
             table.replay(entry)
         except FormatError as exc:
             raise ViewError(f"the view does not replay: {exc}") from None
-        lines.records[at]["digest"] = digests.after(table.state, entry.command)
+        if digests.after(table.state, entry.command) != digest:
+            raise ViewError(f"the view after entry {entry.seq} is not the one projected")
+        lines.records[at]["digest"] = digest
     return lines.records
 
 
@@ -606,6 +632,7 @@ __all__ = [
     "ANONYMOUS_PREFIX",
     "PUBLIC_PROPS",
     "SEAT_VIEW",
+    "SeatView",
     "ViewError",
     "copy_owner_text",
     "export",

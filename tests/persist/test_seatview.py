@@ -15,7 +15,7 @@ import pytest
 
 from tabletop.core import Seat, Table, actions
 from tabletop.persist import Game, Header, LogError
-from tabletop.persist.seatview import ViewError, export, seat_view_of
+from tabletop.persist.seatview import SeatView, ViewError, export, project, seat_view_of
 from tests.persist.seatview_checks import picture, steps
 
 SEATS = [Seat("red", "Ann"), Seat("yellow", "Bo")]
@@ -199,4 +199,18 @@ def test_a_counter_naming_a_hidden_card_names_its_stand_in(tmp_path: Path) -> No
         assert named == copy.state.places["hand_yellow"].contents[0]
         assert (named == card) == sees
         copy.close()
+    game.close()
+
+
+def test_a_seat_view_follows_a_live_table_entry_by_entry(tmp_path: Path) -> None:
+    """What a referee sends a seat as the game goes (``SeatView.follow`` after each entry)
+    is what the finished game's copy holds, and its table is the seat's after each entry."""
+    game = _game(tmp_path / "game.jsonl", 1)
+    live = SeatView(game.table, "yellow")
+    sent = list(live.follow())
+    game.table.subscribe(lambda _change: sent.extend(live.follow()))
+    _play(game)
+    finished = project(game.table, "yellow")
+    assert [(e.to_dict(), d) for e, d in sent] == [(e.to_dict(), d) for e, d in finished]
+    assert live.state.digest() == sent[-1][1]
     game.close()
