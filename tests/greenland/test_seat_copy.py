@@ -51,12 +51,20 @@ def _game_with_hands(greenland, path: Path) -> Game:  # noqa: ANN001
     return play_game(greenland, "standard", bots, SEED, path=path, after_action=draws)
 
 
+@pytest.fixture(scope="module")
+def hands_game(greenland, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: ANN001
+    """The game's file (played once for the tests of this file)."""
+    path = tmp_path_factory.mktemp("hands") / "game.jsonl"
+    _game_with_hands(greenland, path).close()
+    return path
+
+
 def test_b2_g6_every_seats_copy_shows_that_seat_exactly_its_view_and_no_hidden_card(
     greenland,
+    hands_game: Path,
     tmp_path: Path,  # noqa: ANN001
 ) -> None:
-    path = tmp_path / "game.jsonl"
-    game = _game_with_hands(greenland, path)
+    game = Game.open(hands_game, writable=False)
     try:
         cards = {pid for pid, p in game.state.pieces.items() if "deck" in p.props}
         report = check_copies(game, _faces(greenland), tmp_path, cards)
@@ -69,18 +77,16 @@ def test_b2_g6_every_seats_copy_shows_that_seat_exactly_its_view_and_no_hidden_c
 
 
 def test_g6_a_seats_copy_reads_in_the_log_panels_words(
-    greenland,
+    hands_game: Path,
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],  # noqa: ANN001
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = tmp_path / "game.jsonl"
-    _game_with_hands(greenland, path).close()
     for seat, flag in (("red", ["--seat", "red"]), ("spectator", ["--spectator"])):
         out = tmp_path / f"{seat}.jsonl"
         who = ["--for", seat] if seat != "spectator" else ["--spectator"]
-        assert main(["export", str(path), *who, "-o", str(out)]) == 0
+        assert main(["export", str(hands_game), *who, "-o", str(out)]) == 0
         capsys.readouterr()
-        assert main(["log", str(path), *flag]) == 0
+        assert main(["log", str(hands_game), *flag]) == 0
         full = capsys.readouterr().out
         assert main(["log", str(out)]) == 0
         assert capsys.readouterr().out == full
