@@ -74,6 +74,7 @@ def test_b2_g6_every_seats_copy_shows_that_seat_exactly_its_view_and_no_hidden_c
     assert report["red"]["seen"] > report["green"]["seen"]
     assert report["yellow"]["seen"] > report["green"]["seen"]
     assert report["spectator"]["never"] >= report["green"]["never"] > 0
+    assert all(report[v]["shuffles"] >= 3 for v in report)  # the three decks, at the setup
 
 
 def test_g6_a_seats_copy_reads_in_the_log_panels_words(
