@@ -107,7 +107,10 @@ def copy_owner_text(header: Header) -> str:
 class _Projector:
     """The full table and the viewer's table side by side, and which stands for which."""
 
-    def __init__(self, seats: tuple[Any, ...], viewer: Viewer) -> None:
+    def __init__(
+        self, seats: tuple[Any, ...], viewer: Viewer, backs: Callable[[Piece], Any] | None
+    ) -> None:
+        self.backs = backs
         self.full = TableState(seats)
         self.view = TableState(seats)
         self.viewer = viewer
@@ -122,6 +125,9 @@ class _Projector:
         """A fresh anonymous record standing for ``piece``: its back, how it lies."""
         self.count += 1
         props = {key: piece.props[key] for key in PUBLIC_PROPS if key in piece.props}
+        back = self.backs(piece) if self.backs is not None else None
+        if back is not None:  # what the card's back shows (a North Greenland card)
+            props["back"] = list(back)
         props[ANONYMOUS] = True
         stand_in = Piece(
             f"{ANONYMOUS_PREFIX}{self.count}",
@@ -420,6 +426,7 @@ class SeatView:
         viewer: Viewer,
         seat_names: Mapping[str, str] | None = None,
         words: PieceWords | None = None,
+        backs: Callable[[Piece], Any] | None = None,
     ) -> None:
         if viewer == REFEREE:
             raise ViewError("the referee's view is the full game")
@@ -432,7 +439,7 @@ class SeatView:
         self.table = table
         self.viewer = viewer
         self._reader = LogReader(table, seat_names or {s.id: s.name for s in start.seats}, words)
-        self._projector = _Projector(start.seats, viewer)
+        self._projector = _Projector(start.seats, viewer, backs)
         self._digests = ViewDigests()
         self.entries: list[tuple[Entry, str]] = []  # each view entry and its view's digest
 
@@ -481,12 +488,14 @@ def project(
     viewer: Viewer,
     seat_names: Mapping[str, str] | None = None,
     words: PieceWords | None = None,
+    backs: Callable[[Piece], Any] | None = None,
 ) -> list[tuple[Entry, str]]:
     """The game on ``table`` as ``viewer`` (a seat id, None for a spectator) saw it: one view
     entry for each entry of the log, with the digest of the view after it. Labels, findings
     and overrides read as the log panel reads them for the viewer (``words``: the module's
-    names of cards, tabletop/modules/words.py; plain ids otherwise)."""
-    return SeatView(table, viewer, seat_names, words).follow()
+    names of cards, tabletop/modules/words.py; plain ids otherwise; ``backs``: what a card's
+    back shows, tabletop/modules/backs.py, given to its stand-in)."""
+    return SeatView(table, viewer, seat_names, words, backs).follow()
 
 
 def _note(note: Annotate, projector: _Projector, read: Callable[[str], str]) -> Annotate:
@@ -616,13 +625,14 @@ def export(
     viewer: Viewer,
     path: str | os.PathLike[str],
     words: PieceWords | None = None,
+    backs: Callable[[Piece], Any] | None = None,
 ) -> int:
     """Write ``viewer``'s copy of the game to ``path`` (whole or not at all); the number of
     entries written."""
     if seat_view_of(header)[0]:
         raise ViewError("this is already a seat's copy: export the full game instead")
     names = {s.id: s.name for s in header.seats}
-    viewed = project(table, viewer, names, words)
+    viewed = project(table, viewer, names, words, backs)
     copy = seat_header(header, viewer, len(viewed))
     write_log(path, copy, view_lines(copy, viewed))
     return len(viewed)
