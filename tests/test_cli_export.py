@@ -119,3 +119,21 @@ def test_export_names_what_is_wrong(
     )
     assert code == 2 and "no such file" in err
     assert not (tmp_path / "x.jsonl").exists() and not (tmp_path / "y.jsonl").exists()
+
+
+def test_a_copy_whose_digests_disagree_is_refused(
+    played: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each entry of a copy carries the digest of the table it makes: a copy changed on the
+    way (here a card's stand-in moved elsewhere) is refused, naming the entry."""
+    path, _ = played
+    out = tmp_path / "blue.jsonl"
+    assert run(capsys, "export", str(path), "--for", "blue", "-o", str(out))[0] == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    last = lines[-1]
+    assert last["cmd"]["op"] == "move" and last["cmd"]["to"]["place"] == "hand_red"
+    last["cmd"]["to"]["index"] = 0
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, said, err = run(capsys, "log", str(out))
+    assert code == 2 and not said
+    assert f"entry {last['seq']} does not make the table its digest says" in err

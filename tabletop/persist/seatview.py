@@ -69,8 +69,8 @@ from tabletop.core.record import Record
 from tabletop.log_view import LogReader, PieceWords
 from tabletop.visibility import ANONYMOUS, REFEREE, can_see, is_anonymous
 
-from .logfile import Header, checkpoint_record, write_log
-from .session import SEAT_VIEW  # the header's extra that marks a seat's copy: {"seat": id}
+from .logfile import Header, LogError, checkpoint_record, write_log
+from .session import SEAT_VIEW, Game  # the header's extra that marks a seat's copy: {"seat": id}
 
 # the properties of a hidden piece anyone across the table sees: which deck it is from
 # (its back), its size; never what its face says
@@ -619,6 +619,33 @@ def view_lines(header: Header, viewed: list[tuple[Entry, str]]) -> list[dict[str
     return lines.records
 
 
+def check_copy(game: Game) -> None:
+    """Check a seat's copy, opened: each entry's digest must be that of the table it makes.
+    Raises LogError naming the first entry (and its line) that disagrees."""
+    path = game.path or "copy"
+    digests: dict[int, Any] = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line) if line.strip() else None
+                if isinstance(record, dict) and type(record.get("seq")) is int:
+                    digests[record["seq"]] = record.get("digest")
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise LogError(path, None, f"cannot be read again to check it ({exc})") from None
+    table = game.table
+    state = table.state_at(0)
+    kept = ViewDigests()
+    for entry in table.entries:
+        entry.command.apply(state)
+        if kept.after(state, entry.command) != digests.get(entry.seq):
+            raise LogError(
+                path,
+                None,
+                f"entry {entry.seq} does not make the table its digest says: this copy has been"
+                " altered or damaged",
+            )
+
+
 def export(
     table: Table,
     header: Header,
@@ -643,6 +670,7 @@ __all__ = [
     "PUBLIC_PROPS",
     "SEAT_VIEW",
     "SeatView",
+    "check_copy",
     "ViewError",
     "copy_owner_text",
     "export",
