@@ -35,7 +35,7 @@ def _contribution(i: int) -> str:
 def play_fair_game(greenland_game, path: Path, seed: int = 3) -> str:
     """A whole Greenland game of random bots under strict rules with committed dice and
     shuffles, one move taken back halfway (its draws are not given back); the secret's hex."""
-    committed = SecretSeed.draw()
+    committed = SecretSeed(bytes([seed]) * 32)  # a referee's draw, fixed so the game is too
     bots = {s: greenland_game.bots["random"](seed * 10 + i) for i, s in enumerate(SEATS)}
     session = new_game(
         greenland_game.module,
@@ -343,3 +343,23 @@ def test_contribute_and_reveal_on_a_game_whose_setup_draws_nothing(tmp_path, cap
     with pytest.raises(CommandError, match="no outcome can be forced"):
         game.table.random.force_faces([1])
     game.close()
+
+
+def test_a_procedure_runs_on_a_committed_game_but_its_dice_cannot_be_forced(
+    tmp_path, capsys
+) -> None:
+    path = tmp_path / "g.jsonl"
+    args = ["new", "greenland", "-o", str(path), "--seats", "3", "--fair"]
+    contributions = (f"--contribution={s}={_contribution(i)}" for i, s in enumerate(SEATS))
+    assert main([*args, "--seed", "2", *contributions]) == 0
+    capsys.readouterr()
+    out = tmp_path / "forced.jsonl"
+    assert main(["run", str(path), "event", "--dice", "3", "-o", str(out)]) == 2
+    assert "committed: no outcome can be forced" in capsys.readouterr().err
+    assert not out.exists()
+    # without --dice the procedure runs as in any game: the event (drawn from a deck the
+    # secret seed shuffled) is applied, or its questions are asked
+    code = main(["run", str(path), "event", "--choice", "council=yellow", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert "no outcome can be forced" not in err
+    assert (code == 0 and out.exists()) or (code == 2 and "answer with" in err), err

@@ -454,8 +454,9 @@ class Randomizer:
             )
 
     def force_faces(self, faces: Sequence[Any]) -> None:
-        """The next dice rolled show these faces, in order."""
-        self._refuse_forcing()
+        """The next dice rolled show these faces, in order (none: nothing is forced)."""
+        if faces:
+            self._refuse_forcing()
         self._forced_faces.extend(faces)
 
     def force_order(self, order: Sequence[str]) -> None:

@@ -284,3 +284,14 @@ def test_choices_are_unbiased_and_depend_on_every_contribution() -> None:
     assert derive_faces(SECRET.secret, ["red", "blue"], a, 0, d20) != derive_faces(
         SECRET.secret, ["red", "blue"], b, 0, d20
     )
+
+
+def test_a_referee_draws_a_new_secret_each_game_and_publishes_only_its_hash() -> None:
+    one, two = SecretSeed.draw(), SecretSeed.draw()
+    assert len(one.secret) == 32 and one.secret != two.secret
+    record = one.header_record()
+    assert record == {"scheme": SCHEME, "commitment": one.commitment, "secret": one.secret.hex()}
+    header = committed_header(one)
+    public = header.public_randomness()
+    assert public == {"scheme": SCHEME, "commitment": one.commitment}
+    assert one.secret.hex() not in json.dumps(public)
