@@ -21,6 +21,7 @@ from tabletop.core.randomness import (
     CONTRIBUTION_BYTES,
     CommittedDerivation,
     Contribute,
+    ContributionsMissing,
     Reveal,
     SecretSeed,
     draw_contribution,
@@ -67,7 +68,7 @@ def new_game_hint(exc: Exception) -> str:
     """The refusal of a --fair game whose setup would draw before every seat contributed, with
     what to do."""
     text = str(exc)
-    if "contribution" in text and "missing" in text:
+    if isinstance(exc, ContributionsMissing):
         text += (
             "; this game's setup shuffles or rolls, so give every seat's contribution when it is"
             " made: --contribution SEAT=HEX (or SEAT=random)"

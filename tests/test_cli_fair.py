@@ -363,3 +363,14 @@ def test_a_procedure_runs_on_a_committed_game_but_its_dice_cannot_be_forced(
     err = capsys.readouterr().err
     assert "no outcome can be forced" not in err
     assert (code == 0 and out.exists()) or (code == 2 and "answer with" in err), err
+
+
+def test_verify_says_per_game_and_exits_with_the_worst(fair_log, tmp_path, capsys) -> None:
+    path, _ = fair_log
+    plain = tmp_path / "plain.jsonl"
+    assert main(["new", "greenland", "-o", str(plain), "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(path), str(plain)]) == 2
+    captured = capsys.readouterr()
+    assert f"{path}: fair: " in captured.out
+    assert f"{plain}: this game's dice and shuffles are not committed" in captured.err

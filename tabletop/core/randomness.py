@@ -45,6 +45,10 @@ _DRAW_DOMAIN = b"tabletop/fair/v1/draw\x00"
 _HEX = re.compile(r"[0-9a-f]*")
 
 
+class ContributionsMissing(CommandError):
+    """A draw asked for before every seat of a committed game has contributed."""
+
+
 # ---- derivations --------------------------------------------------------------------
 class Derivation(Protocol):
     """How a draw's outcome follows from what the game was seeded with."""
@@ -428,10 +432,15 @@ class Randomizer:
         return self.derivation.committed
 
     def _draw(self) -> int:
-        """The number of the next draw, counted; CommandError if no draw may be made."""
+        """The number of the next draw, counted; CommandError if no draw may be made
+        (ContributionsMissing if some seat of a committed game has not contributed yet)."""
         refusal = self.derivation.refusal()
         if refusal is not None:
-            raise CommandError(refusal)
+            fair = self.derivation
+            missing = (
+                isinstance(fair, CommittedDerivation) and fair.revealed_at is None and fair.missing
+            )
+            raise (ContributionsMissing if missing else CommandError)(refusal)
         draw = self.draws
         self.draws += 1
         return draw
