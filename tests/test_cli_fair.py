@@ -374,3 +374,16 @@ def test_verify_says_per_game_and_exits_with_the_worst(fair_log, tmp_path, capsy
     captured = capsys.readouterr()
     assert f"{path}: fair: " in captured.out
     assert f"{plain}: this game's dice and shuffles are not committed" in captured.err
+
+
+@pytest.mark.slow
+def test_a_snapshot_of_a_committed_game_holds_no_secret(greenland_game, tmp_path) -> None:
+    """The snapshot's log band and header (an SVG, so its words can be read) of a game whose
+    seed is not revealed yet: the contributions are there, the secret is not."""
+    path = tmp_path / "open.jsonl"
+    secret = play_fair_game(greenland_game, path, seed=6)
+    svg = tmp_path / "table.svg"
+    assert main(["render", str(path), "-o", str(svg), "--log", "400"]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert "contribution" in text
+    assert secret not in text and secret[:16] not in text
