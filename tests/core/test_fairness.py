@@ -165,7 +165,7 @@ def test_a_game_resumed_from_a_checkpoint_knows_its_contributions(tmp_path) -> N
     )
 
 
-def test_a_copy_without_the_secret_draws_nothing_and_forced_entries_are_unfair(tmp_path) -> None:
+def test_a_copy_without_the_secret_draws_nothing(tmp_path) -> None:
     path = tmp_path / "referee.jsonl"
     game = fair_game(path)
     game.table.roll(["die0"], "red")
@@ -193,7 +193,7 @@ def test_a_header_whose_secret_does_not_match_its_commitment_is_refused() -> Non
     assert SCHEME in str(committed_header().to_dict()["randomness"])
 
 
-def test_unforced_entries_verify_and_a_roll_set_by_hand_does_not(tmp_path) -> None:
+def test_a_roll_set_by_hand_is_unfair(tmp_path) -> None:
     """A roll put in as a move of its own (faces chosen, not drawn) is caught: the table's
     count of draws and the seed's faces disagree with it."""
     path = tmp_path / "hand.jsonl"
@@ -295,3 +295,23 @@ def test_a_referee_draws_a_new_secret_each_game_and_publishes_only_its_hash() ->
     public = header.public_randomness()
     assert public == {"scheme": SCHEME, "commitment": one.commitment}
     assert one.secret.hex() not in json.dumps(public)
+
+
+def test_a_roll_marked_forced_in_a_committed_game_is_unfair(tmp_path) -> None:
+    """Forcing is refused in a committed game, so a forced roll in its log was put there
+    afterwards (the log written again by the game's own replay): verify names it."""
+    path = tmp_path / "forced.jsonl"
+    game = fair_game(path)
+    roll = game.table.roll(["die0"], "red").entry
+    game.table.chance(Reveal(SECRET.secret.hex()), "referee")
+    game.close()
+    opened = Game.open(path, writable=False)
+    command = roll.command
+    forced = Roll(command.pieces, command.old, command.new, (True,))
+    opened.table.entries[roll.seq - 1] = roll._replace(command=forced)
+    out = tmp_path / "changed.jsonl"
+    opened.branch(opened.table.seq, out)
+    opened.close()
+    verdict = verify_log(out)
+    assert (verdict.status, verdict.entry) == (UNFAIR, roll.seq)
+    assert verdict.message == f"entry {roll.seq}: a roll with forced faces"
