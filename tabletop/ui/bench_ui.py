@@ -114,7 +114,10 @@ def measure_drag(
 ) -> dict[str, Any]:
     """p95 of one drag step: a mouse move through the scene to the end of the repaint. On the
     1,000-piece table, or with ``pieces`` on the wargame-sized table (``bench.BIG_PIECES``:
-    counters on a hex board, cards, stacks); ``suffix`` ends each figure's name."""
+    counters on a hex board, cards, stacks); ``suffix`` ends each figure's name. With
+    ``pieces``, also the time to open that table in the window (``open<suffix>_table_ms``:
+    from showing the game to the first paint done; ``open<suffix>_table_cpu_ms`` the CPU time
+    this process took for it, which depends less on what else the machine is doing)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
@@ -132,10 +135,15 @@ def measure_drag(
     window.resize(1600, 1000)
     setup = _setup_commands() if pieces is None else _big_setup_commands(pieces)
     game = Game.create(_header(), setup, work / f"drag{suffix}.jsonl")
+    t0, cpu0 = time.perf_counter(), time.process_time()
     window.show_game(game, None)
     window.show()
     for _ in range(3):
         app.processEvents()
+    opened = {
+        f"open{suffix}_table_ms": round((time.perf_counter() - t0) * 1e3),
+        f"open{suffix}_table_cpu_ms": round((time.process_time() - cpu0) * 1e3),
+    }
     view, scene = window.view, window.scene
     view.set_zoom(0.6)
     pid = next(p for p in scene.pieces if p.startswith("disk"))
@@ -183,6 +191,7 @@ def measure_drag(
     samples.sort()
     p95 = samples[int(len(samples) * 0.95) - 1]
     return {
+        **(opened if pieces is not None else {}),
         f"drag_step_p95_ms{suffix}": round(p95 * 1e3, 2),
         f"drag_step_median_ms{suffix}": round(statistics.median(samples) * 1e3, 2),
         f"drag_dropped_in{suffix}": moved,

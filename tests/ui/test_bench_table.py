@@ -31,13 +31,16 @@ def test_big_table_holds_cards_counters_on_a_hex_board_and_stacks() -> None:
 
 def test_drag_step_10k_figure_is_produced(tmp_path: Path, qapp) -> None:  # noqa: ANN001
     """The 10k figure's way, on a smaller table of the same kinds of pieces: the drag moves the
-    piece, and the figures carry the ``_10k`` names."""
+    piece, and the figures carry the ``_10k`` names (opening the table among them)."""
     figures = bench_ui.measure_drag(tmp_path, steps=30, pieces=600, suffix="_10k")
     assert set(figures) == {
         "drag_step_p95_ms_10k",
         "drag_step_median_ms_10k",
         "drag_dropped_in_10k",
+        "open_10k_table_ms",
+        "open_10k_table_cpu_ms",
     }
+    assert figures["open_10k_table_ms"] > 0 and figures["open_10k_table_cpu_ms"] >= 0
     assert figures["drag_dropped_in_10k"] == "table"
     assert figures["drag_step_p95_ms_10k"] >= figures["drag_step_median_ms_10k"] > 0
 
