@@ -17,6 +17,9 @@ NO_DISPLAY = (
 
 NO_DISPLAY_EXIT = 3  # distinct from bad input (2), so `make run` can tell the two apart
 
+# The parts of a module's game (rules_assist/game.py) read before Qt is imported (see play).
+READ_BEFORE_QT = ("setup", "rulebook", "flow", "procedures")
+
 # The screenshot's PNG compression, as Qt's quality (0-100; higher compresses less and faster):
 # zlib's level 1 instead of its default 6. The pixels are the same; the file is about 7 %
 # larger and written in about half the time (some 40 ms of start-up for a 1600 x 1000 window).
@@ -63,7 +66,9 @@ def play(
             module_error = exc
         else:
             with contextlib.suppress(ModuleError):  # the window says what is wrong, as before
-                game_of(module)
+                game = game_of(module)
+                for part in READ_BEFORE_QT:  # what a new game in the window asks for first
+                    getattr(game, part, None)
 
     from PySide6.QtCore import QSettings
 
