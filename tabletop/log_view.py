@@ -19,6 +19,7 @@ never showed is kept hidden. The referee (visibility.REFEREE) reads everything.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -136,6 +137,7 @@ _BEFORE = r"(?<![\w-])"
 _AFTER = r"(?![\w-])"
 _WORDY = re.compile(r"[\w-]").match  # a character a name standing alone cannot touch
 _RUN = r"[\w-]+"
+_RUN_AT = re.compile(_RUN).match
 
 
 class _Names:
@@ -164,17 +166,24 @@ class _Names:
         self.back[piece.id] = self.words.back(piece)
         face = self.words.face(piece)
         for name in {piece.id, face} if face else {piece.id}:
+            if name not in self.by_name:
+                self._add(name)
             self.by_name.setdefault(name, []).append(piece.id)
-        self._stale = True
+
+    def _add(self, name: str) -> None:
+        """A new name, in its head's list (longest first, then in order of the text)."""
+        head = _RUN_AT(name)
+        key = head.group() if head else name[:1]
+        names = self._heads.get(key)
+        if names is None:
+            names = self._heads[key] = []
+            if self._scan is None or not _WORDY(key):
+                self._stale = True  # a head that is not a run: the scan must stop at it too
+        bisect.insort(names, name, key=lambda n: (-len(n), n))
 
     def _index(self) -> re.Pattern[str] | None:
         if self._stale:
-            heads: dict[str, list[str]] = {}
-            for name in sorted(self.by_name, key=lambda n: (-len(n), n)):
-                head = re.match(_RUN, name)
-                heads.setdefault(head.group() if head else name[:1], []).append(name)
-            self._heads = heads
-            marks = sorted({h for h in heads if not _WORDY(h)})
+            marks = sorted(h for h in self._heads if not _WORDY(h))
             self._scan = re.compile("|".join([_RUN, *map(re.escape, marks)]))
             self._stale = False
         return self._scan
