@@ -56,6 +56,7 @@ from PySide6.QtGui import (
     QPainter,
     QPdfWriter,
 )
+from PySide6.QtSvg import QSvgGenerator
 
 from tabletop import __version__
 from tabletop.core import TableError
@@ -65,16 +66,11 @@ from tabletop.ui.units import PX_PER_MM
 from tabletop.visibility import can_see
 
 
-# Loaded on first use, not with the window: only an SVG export needs them, and importing them
-# costs start-up about 40 ms (PIL's image module, Qt's SVG module).
+# Loaded on first use, not with the window: only an SVG export needs it, and importing it
+# costs start-up some 30 ms.
 def _pil_image() -> Any:
     """PIL's ``Image`` module (an SVG's pictures made smaller)."""
     return importlib.import_module("PIL.Image")
-
-
-def _svg_generator() -> Any:
-    """A new ``QSvgGenerator`` (Qt's SVG module)."""
-    return importlib.import_module("PySide6.QtSvg").QSvgGenerator()
 
 
 if TYPE_CHECKING:
@@ -640,7 +636,7 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
     progress(0, 1)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    generator = _svg_generator()
+    generator = QSvgGenerator()
     generator.setOutputDevice(buffer)
     detail = SVG_DETAIL
     generator.setSize(QSize(frame.width * detail, frame.height * detail))
