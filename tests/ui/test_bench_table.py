@@ -79,3 +79,14 @@ def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     assert not {name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx", "PIL")}
     for module in ("rules_assist.greenland.setup", "rules_assist.greenland.flow"):
         assert order.index(module) < order.index("PySide6.QtCore")
+
+
+def test_start_figures_in_wall_and_cpu_time(tmp_path: Path) -> None:
+    """``start_vs_bare_qt`` comes with its CPU-time twin (each process's user and system
+    time) and the load average it was measured at."""
+    figures = bench_ui.measure_start(tmp_path, repeats=1)
+    assert figures["start_play_ms"] > 0 and figures["start_bare_qt_ms"] > 0
+    if sys.platform != "win32":
+        assert figures["start_play_cpu_ms"] > 0 and figures["start_bare_qt_cpu_ms"] > 0
+        assert figures["start_vs_bare_qt_cpu"] > 0
+    assert "start_load_average" in figures
