@@ -65,6 +65,7 @@ from tabletop.core import (
     Where,
 )
 from tabletop.core.commands import touched_by
+from tabletop.core.randomness import Reveal
 from tabletop.core.record import Record
 from tabletop.log_view import LogReader, PieceWords
 from tabletop.visibility import ANONYMOUS, REFEREE, can_see, is_anonymous
@@ -461,8 +462,15 @@ class SeatView:
         def read(text: str) -> str:
             return self._reader.redact(entry.seq, text, viewer)
 
-        if entry.kind == "policy" or isinstance(entry.command, SetPolicy | Record):
-            command: Command = entry.command
+        kind = entry.kind
+        if isinstance(entry.command, Reveal):
+            # the committed dice's seed, revealed: with it every shuffle could be worked out
+            # again (tabletop verify reads the full file); a copy notes only that it was shown
+            # (a 'setup' entry: a 'chance' one holds only contributions and the reveal)
+            command: Command = Unseen("reveal")
+            kind = "setup"
+        elif entry.kind in ("policy", "chance") or isinstance(entry.command, SetPolicy | Record):
+            command = entry.command
         elif isinstance(entry.command, Annotate):
             command = _note(entry.command, projector, read)
         else:
@@ -478,7 +486,7 @@ class SeatView:
         )
         override = read(entry.override) if entry.override is not None else None
         shown = Entry(
-            entry.seq, entry.time, entry.actor, entry.kind, command, findings, override, entry.ref
+            entry.seq, entry.time, entry.actor, kind, command, findings, override, entry.ref
         )
         return shown, self._digests.after(projector.view, command)
 
@@ -528,6 +536,7 @@ def seat_header(header: Header, viewer: Viewer, entries: int) -> Header:
         app_version=__version__,
         extra=extra,
         policy=header.policy.copy() if header.policy is not None else None,
+        randomness=header.public_randomness(),  # the commitment, never the secret seed
     )
 
 
