@@ -8,6 +8,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from PySide6.QtCore import QBuffer, QIODevice
+
+from tabletop.persist import atomic_write_bytes
+
 NO_DISPLAY = (
     "there is no display here to open a window on; for a picture of a game use "
     "'tabletop render FILE -o board.png' (or 'tabletop play --screenshot out.png')"
@@ -112,7 +116,17 @@ def _grab(app, window, path: str) -> int:  # noqa: ANN001
     app.sendPostedEvents()
     image = window.grab()
     window.close()
-    if not image.save(path):
-        print(f"tabletop play: {path}: cannot write the screenshot", file=sys.stderr)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        print(f"tabletop play: {path}: cannot draw the screenshot", file=sys.stderr)
+        return 2
+    try:
+        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
+    except OSError as exc:
+        print(
+            f"tabletop play: {path}: cannot write the screenshot ({exc.strerror or exc})",
+            file=sys.stderr,
+        )
         return 2
     return 0

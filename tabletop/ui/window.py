@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -57,7 +56,7 @@ from tabletop.export.snapshot import (
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
-from tabletop.persist import Game
+from tabletop.persist import Game, atomic_copy
 from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
@@ -148,6 +147,7 @@ class MainWindow(QMainWindow):
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
         self._context_pid: str | None = None
+        self.write_failure_box: QMessageBox | None = None  # shown when the game's file is full
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.placeholder = QLabel("Open a game or start a new one (File menu).")
@@ -546,6 +546,7 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(lambda _c: self._update_status())
         self.session.reset.connect(self._update_status)
         self.session.refused.connect(self._offer_force)
+        self.session.write_failed.connect(self._write_failed)
         self.session.acting_changed.connect(self._fill_acting_box)
         self._fill_acting_box()
         self._start_clock()
@@ -1486,10 +1487,8 @@ class MainWindow(QMainWindow):
         bots = dict(self.session.bot_seats)
         if self.activity is not None:  # the play so far goes with the copy
             self.activity.flush()
-        try:
-            tmp = f"{path}.part"
-            shutil.copyfile(game.path, tmp)
-            os.replace(tmp, path)
+        try:  # the file chooser has asked before replacing a file
+            atomic_copy(game.path, path, replace=True)
             reopened = Game.open(path)
         except (OSError, TableError) as exc:
             self._error("Cannot save the game", str(exc))
@@ -1675,6 +1674,30 @@ class MainWindow(QMainWindow):
                 self.settings.remove("session/open")
                 return False
         return self.open_path(path) is not None
+
+    def _write_failed(self, path: str, reason: str) -> None:
+        """The game's file refused an entry (the disk is full): say so in a box that does not
+        stop the window; the table stays as the file has it, and play can go on."""
+        text = (
+            f"The game's file could not be written:\n{path}\n\nReason: {reason}.\n\n"
+            "What was just done has not been made: the table stays as the file has it. "
+            "Make room and do it again, or save the game elsewhere (File › Save as)."
+        )
+        self.statusBar().showMessage(f"{path}: cannot be written ({reason}); not done", 15000)
+        if self.write_failure_box is not None:
+            self.write_failure_box.close()
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "Cannot write the game",
+            text,
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _result: setattr(self, "write_failure_box", None))
+        self.write_failure_box = box
+        box.open()
 
     def _error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 15000)
