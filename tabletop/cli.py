@@ -58,6 +58,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.persist import atomic_path
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -80,19 +81,26 @@ def cmd_new(args: argparse.Namespace) -> int:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
-    game = new_game(
-        module,
-        seats=args.seats,
-        variant=args.variant,
-        seed=seed,
-        notes=args.notes,
-        path=args.output,
-        options=options,
-        position=args.position,
-        policy=Policy(Mode(args.rules)),
-        session=session_start(testers, args.where),
-    )
-    game.close()
+    try:  # set up under a fresh temporary name: OUT appears whole, and is never replaced
+        with atomic_path(args.output, create=False) as temp:
+            game = new_game(
+                module,
+                seats=args.seats,
+                variant=args.variant,
+                seed=seed,
+                notes=args.notes,
+                path=temp,
+                options=options,
+                position=args.position,
+                policy=Policy(Mode(args.rules)),
+                session=session_start(testers, args.where),
+            )
+            game.close()
+    except FileExistsError:
+        raise CliError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        ) from None
+    game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")

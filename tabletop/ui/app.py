@@ -8,10 +8,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice
-
-from tabletop.persist import atomic_write_bytes
-
 NO_DISPLAY = (
     "there is no display here to open a window on; for a picture of a game use "
     "'tabletop render FILE -o board.png' (or 'tabletop play --screenshot out.png')"
@@ -114,19 +110,14 @@ def _grab(app, window, path: str) -> int:  # noqa: ANN001
     app.sendPostedEvents()  # lay the window out (no painting yet): the grab paints it once
     window.view.fit_table()
     app.sendPostedEvents()
-    image = window.grab()
-    window.close()
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        print(f"tabletop play: {path}: cannot draw the screenshot", file=sys.stderr)
-        return 2
     try:
-        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
+        window.screenshot(path)
     except OSError as exc:
         print(
             f"tabletop play: {path}: cannot write the screenshot ({exc.strerror or exc})",
             file=sys.stderr,
         )
         return 2
+    finally:
+        window.close()
     return 0

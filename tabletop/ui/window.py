@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import sys
@@ -10,7 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
+    QBuffer,
     QByteArray,
+    QIODevice,
     QPoint,
     QSettings,
     QStandardPaths,
@@ -56,7 +59,7 @@ from tabletop.export.snapshot import (
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
-from tabletop.persist import Game, atomic_copy
+from tabletop.persist import Game, atomic_copy, atomic_write_bytes
 from tabletop.persist.record import record_lines, session_record, testers_and_place
 from tabletop.visibility import can_see
 
@@ -1658,6 +1661,15 @@ class MainWindow(QMainWindow):
             action.setEnabled(os.path.exists(path))
         if not self.recent_files():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def screenshot(self, path: str) -> None:
+        """Grab the window into a PNG at ``path``, written whole (replacing a file there).
+        Raises OSError if it cannot be drawn or written."""
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.grab().save(buffer, "PNG"):
+            raise OSError(errno.EIO, "the window could not be drawn as a PNG", path)
+        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
 
     def offer_resume(self) -> bool:
         """After a crash (a game still marked open), offer to pick it up again."""

@@ -125,6 +125,18 @@ def test_table_run_o_refuses_a_dangling_link_as_a_file(greenland_file, tmp_path,
     assert not (tmp_path / "nowhere").exists()
 
 
+def test_table_new_o_refuses_a_dangling_link_and_leaves_no_temporary_file(tmp_path, capsys):
+    out = tmp_path / "new.jsonl"
+    os.symlink(tmp_path / "nowhere.jsonl", out)
+    code, _, err = run(capsys, "new", "proto", "--seed", "1", "-o", str(out))
+    assert code == 2
+    assert err.strip() == (
+        f"tabletop new: {out}: already exists; choose another name (nothing was changed)"
+    )
+    assert os.listdir(tmp_path) == ["new.jsonl"] and out.is_symlink()
+    assert not (tmp_path / "nowhere.jsonl").exists()
+
+
 def test_table_save_as_never_writes_through_a_planted_part_link(qtbot, tmp_path, monkeypatch):
     from PySide6.QtCore import QSettings
 
@@ -188,6 +200,9 @@ def test_table_outputs_follow_the_umask(proto_file, tmp_path, capsys, mask, mode
         branch = tmp_path / "branch.jsonl"
         code, _, err = run(capsys, "replay", str(proto_file), "--to", "2", "-o", str(branch))
         assert code == 0, err
+        fresh = tmp_path / "new.jsonl"
+        code, _, err = run(capsys, "new", "proto", "--seed", "1", "-o", str(fresh))
+        assert code == 0, err
         sheet = tmp_path / "sessions.csv"
         code, _, err = run(capsys, "sessions", str(branch), "-o", str(sheet))
         assert code == 0, err
@@ -195,7 +210,7 @@ def test_table_outputs_follow_the_umask(proto_file, tmp_path, capsys, mask, mode
             handle.write("x")
     finally:
         os.umask(before)
-    for path in (branch, sheet, tmp_path / "plain.txt"):
+    for path in (branch, fresh, sheet, tmp_path / "plain.txt"):
         assert os.stat(path).st_mode & 0o777 == mode, path
 
 
@@ -209,6 +224,15 @@ def test_table_run_o_output_follows_the_umask(greenland_file, tmp_path, capsys):
         os.umask(before)
     assert code == 0, err
     assert os.stat(out).st_mode & 0o777 == 0o644
+
+
+def test_table_a_file_written_back_over_keeps_its_mode(proto_file, capsys, umask_022):
+    os.chmod(proto_file, 0o640)
+    code, _, err = run(capsys, "form", str(proto_file), "--seat", "red", "--fun", "4")
+    assert code == 0, err
+    assert os.stat(proto_file).st_mode & 0o777 == 0o640
+    with Game.open(proto_file, writable=False) as game:
+        assert game.table.entries[-1].kind == "record"
 
 
 def test_table_a_killed_writes_leftover_is_named_so_and_removed_next_time(tmp_path, umask_022):
@@ -322,7 +346,14 @@ for i in range(1, 400):
         made += 1
     except LogWriteError as exc:
         after = (t.seq, json.dumps(t.state.to_dict(), sort_keys=True), t.undo_stack, t.redo_stack)
-        failures.append({"message": str(exc), "reason": exc.reason, "unchanged": after == before})
+        failures.append(
+            {
+                "message": str(exc),
+                "reason": exc.reason,
+                "unchanged": after == before,
+                "checkpoint": (t.seq + 1) % every == 0,
+            }
+        )
         if len(failures) >= 5:
             break
     except CommandError:
@@ -352,11 +383,16 @@ def _fill_the_disk(path: Path, room: int, every: int) -> dict:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("room, every", [(300, 1000), (4000, 1000), (9000, 6), (20000, 4)])
-def test_table_a_move_the_log_cannot_take_is_not_made(tmp_path, room, every):
+@pytest.mark.parametrize(
+    "room, every, at_checkpoint",
+    [(300, 1000, False), (4000, 1000, False), (9000, 6, True), (20000, 4, True)],
+)
+def test_table_a_move_the_log_cannot_take_is_not_made(tmp_path, room, every, at_checkpoint):
     path = tmp_path / "full.jsonl"
     result = _fill_the_disk(path, room, every)
     assert result["made"] > 0 and result["failures"], result
+    # with frequent checkpoints, one that would not fit takes its entry with it
+    assert any(f["checkpoint"] for f in result["failures"]) == at_checkpoint, result["failures"]
     for failure in result["failures"]:
         assert failure["unchanged"], failure
         assert failure["reason"] == os.strerror(27)  # EFBIG: File too large
