@@ -548,5 +548,6 @@ def simulate(
 
 
 def write_summary(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
-    """The summary as JSON in ``path``, written whole or not at all (a temporary file renamed)."""
-    atomic_write_text(path, json.dumps(summary, indent=2) + "\n", replace=True)
+    """The summary as JSON in ``path``, written whole or not at all (a temporary file renamed);
+    FileExistsError if ``path`` exists, even if it was made while the games were played."""
+    atomic_write_text(path, json.dumps(summary, indent=2) + "\n")

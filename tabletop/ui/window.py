@@ -1482,17 +1482,22 @@ class MainWindow(QMainWindow):
     def save_as(self, path: str) -> bool:
         """The log is the save: copy it (atomically) and go on writing to the copy."""
         game = self.session.game
+        chosen = path
         if not path.endswith(".jsonl"):
             path += ".jsonl"
+        replace = path == chosen  # the file chooser asked before replacing the file it named
         if os.path.abspath(path) == os.path.abspath(game.path or ""):
             return True
         viewer = self.session.viewer
         bots = dict(self.session.bot_seats)
         if self.activity is not None:  # the play so far goes with the copy
             self.activity.flush()
-        try:  # the file chooser has asked before replacing a file
-            atomic_copy(game.path, path, replace=True)
+        try:
+            atomic_copy(game.path, path, replace=replace)
             reopened = Game.open(path)
+        except FileExistsError:
+            self._error("Cannot save the game", f"{path} already exists; choose another name")
+            return False
         except (OSError, TableError) as exc:
             self._error("Cannot save the game", str(exc))
             return False

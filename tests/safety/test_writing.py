@@ -157,6 +157,13 @@ def test_table_save_as_never_writes_through_a_planted_part_link(qtbot, tmp_path,
     assert target.read_bytes().startswith(b'{"format"')
     assert window.session.game.path == str(target)
     assert not [n for n in os.listdir(tmp_path) if TEMP_MARK in n]
+    # a name without the suffix becomes NAME.jsonl, which the file chooser did not ask about
+    other = tmp_path / "other.jsonl"
+    other.write_text("theirs\n")
+    assert not window.save_as(str(tmp_path / "other"))
+    assert other.read_text() == "theirs\n"
+    assert window.session.game.path == str(target)
+    assert "already exists" in window.statusBar().currentMessage()
 
 
 # ---- 2. a file made between the check and the rename is kept ------------------------------
@@ -175,6 +182,31 @@ def test_table_replay_o_keeps_a_file_made_after_its_check(
         f"tabletop replay: {out}: already exists; choose another name (nothing was changed)"
     )
     assert out.read_text() == "made meanwhile\n"
+    assert not [n for n in os.listdir(tmp_path) if TEMP_MARK in n]
+
+
+def test_table_render_o_follows_the_umask_and_keeps_a_file_made_meanwhile(
+    proto_file, tmp_path, capsys, monkeypatch
+):
+    before = os.umask(0o027)
+    try:
+        png = tmp_path / "board.png"
+        code, _, err = run(capsys, "render", str(proto_file), "-o", str(png), "--scale", "0.2")
+        assert code == 0, err
+        assert os.stat(png).st_mode & 0o777 == 0o640
+        taken = tmp_path / "taken.svg"
+        taken.write_text("made meanwhile")
+        monkeypatch.setattr(os.path, "lexists", lambda path: False)
+        monkeypatch.setattr(os.path, "exists", lambda path: False)
+        code, _, err = run(capsys, "render", str(proto_file), "-o", str(taken), "--scale", "0.2")
+        monkeypatch.undo()
+    finally:
+        os.umask(before)
+    assert code == 2
+    assert err.strip() == (
+        f"tabletop render: {taken}: already exists; choose another name (nothing was changed)"
+    )
+    assert taken.read_text() == "made meanwhile"
     assert not [n for n in os.listdir(tmp_path) if TEMP_MARK in n]
 
 
