@@ -302,12 +302,9 @@ def play_seed(
     }
 
 
-def _kept(folder: str, seeds: Sequence[int]) -> str:
-    """What a stopped run left in its ``--save-logs`` folder, in words."""
-    kept = [log_name(s) for s in seeds if os.path.lexists(os.path.join(folder, log_name(s)))]
-    if not kept:
-        return f"no game's log was written to {folder}"
-    return f"the logs of the games that ended are in {folder}: {', '.join(kept)}"
+def _kept(folder: str, seeds: Sequence[int]) -> list[str]:
+    """The logs a stopped run left in its ``--save-logs`` folder (of the games that ended)."""
+    return [log_name(s) for s in seeds if os.path.lexists(os.path.join(folder, log_name(s)))]
 
 
 def _failure(seed: int, exc: BaseException) -> str:
@@ -534,8 +531,13 @@ def simulate(
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(leftover)
             if isinstance(exc, SimulationError):
-                kept = [s for s in seeds if s != exc.seed]
-                raise SimulationError(f"{exc}; {_kept(folder, kept)}", exc.seed) from exc
+                kept = _kept(folder, [s for s in seeds if s != exc.seed])
+                if kept:
+                    raise SimulationError(
+                        f"{exc}; the logs of the games that ended are in {folder}: "
+                        + ", ".join(kept),
+                        exc.seed,
+                    ) from exc
         raise
     elapsed = time.perf_counter() - start
     found = summary_of(game, variant, seats, names, rows)

@@ -62,7 +62,7 @@ def _split(path: str | os.PathLike[str]) -> tuple[Path, str]:
 
 
 def _temp_prefix(name: str) -> str:
-    short = name.encode("utf-8", "surrogateescape")[:_NAME_ROOM].decode("utf-8", "ignore")
+    short = name.encode("utf-8", "surrogateescape")[:_NAME_ROOM].decode("utf-8", "surrogateescape")
     return f".{short}{TEMP_MARK}"
 
 
@@ -70,7 +70,8 @@ def leftovers(path: str | os.PathLike[str], *, age: float = LEFTOVER_AGE) -> lis
     """The temporary files of killed writes to ``path``: plain files of this user, named as
     this module names them, not changed for ``age`` seconds (a minute: no write still going)."""
     folder, name = _split(path)
-    pattern = re.compile(re.escape(_temp_prefix(name)) + r"[0-9a-f]{16}")
+    prefix = _temp_prefix(name)
+    pattern = re.compile(re.escape(prefix) + r"[0-9a-f]{16}")
     found = []
     try:
         names = os.listdir(folder)
@@ -78,7 +79,7 @@ def leftovers(path: str | os.PathLike[str], *, age: float = LEFTOVER_AGE) -> lis
         return []
     now = time.time()
     for entry in names:
-        if not pattern.fullmatch(entry):
+        if not entry.startswith(prefix) or not pattern.fullmatch(entry):
             continue
         candidate = folder / entry
         try:
