@@ -288,6 +288,44 @@ def test_table_a_killed_writes_leftover_is_named_so_and_removed_next_time(tmp_pa
     assert fresh.exists() and other.exists() and link.is_symlink()  # another write may be going
 
 
+KILLED_WRITE = r"""
+import sys, time
+from tabletop.persist import atomic_writer
+with atomic_writer(sys.argv[1]) as handle:
+    handle.write("half of it")
+    handle.flush()
+    print("writing", flush=True)
+    time.sleep(120)
+"""
+
+
+def test_table_a_write_killed_midway_leaves_a_named_leftover_the_next_write_removes(tmp_path):
+    target = tmp_path / "out.txt"
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITE, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert child.stdout.readline() == "writing\n"
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+        child.stdout.close()
+    (left,) = os.listdir(tmp_path)
+    assert left.startswith(f".out.txt{TEMP_MARK}") and len(left) == len(".out.txt") + 14 + 16
+    assert leftovers(target) == []  # not a minute old: it could be a write still going
+    a_while_ago = time.time() - 120
+    os.utime(tmp_path / left, (a_while_ago, a_while_ago))
+    assert leftovers(target) == [tmp_path / left]
+    with atomic_writer(target) as handle:
+        handle.write("whole")
+    assert os.listdir(tmp_path) == ["out.txt"]
+    assert target.read_text() == "whole"
+
+
 def test_table_a_stopped_write_leaves_nothing(tmp_path):
     target = tmp_path / "out.txt"
     with pytest.raises(RuntimeError), atomic_writer(target) as handle:
