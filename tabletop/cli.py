@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
+from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -81,6 +83,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
+    fair = new_game_options(args)
     try:  # set up under a fresh temporary name: OUT appears whole, and is never replaced
         with atomic_path(args.output, create=False) as temp:
             game = new_game(
@@ -94,16 +97,21 @@ def cmd_new(args: argparse.Namespace) -> int:
                 position=args.position,
                 policy=Policy(Mode(args.rules)),
                 session=session_start(testers, args.where),
+                **fair,
             )
             game.close()
     except FileExistsError:
         raise CliError(
             f"{args.output}: already exists; choose another name (nothing was changed)"
         ) from None
+    except TableError as exc:
+        raise CliError(new_game_hint(exc) if fair else str(exc)) from None
     game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
+    if fair:
+        print(f"Dice and shuffles committed: {fair['committed'].commitment}")
     if args.inspect:
         print()
         for line in _inspect_lines(game, game.state):
@@ -488,6 +496,7 @@ COMMANDS = {
     "modules": cmd_modules,
     "bench": cmd_bench,
     "simulate": cmd_simulate,
+    **FAIR_COMMANDS,
 }
 
 
