@@ -232,6 +232,10 @@ class Game:
             raise LogError(
                 output, None, "already exists; choose another name (nothing was changed)"
             ) from None
+        except LogWriteError as exc:  # named by the copy's temporary file: name ``output``
+            raise LogError(
+                output, None, f"cannot be written ({exc.reason}); nothing was changed"
+            ) from None
 
     def branch(self, seq: int, path: str | os.PathLike[str], notes: str | None = None) -> None:
         """Write a new log holding this game's entries 1 to ``seq`` (written atomically)."""

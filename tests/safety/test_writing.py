@@ -480,6 +480,35 @@ def test_table_a_move_the_log_cannot_take_is_not_made(tmp_path, room, every, at_
         assert t.policy.to_dict() == memory["policy"]
 
 
+MOVE_ON_A_FULL_DISK = r"""
+import os, resource, signal, sys
+from tabletop.cli import main
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+room = os.path.getsize(sys.argv[1]) + 10  # the copy fits; the move's entry does not
+resource.setrlimit(resource.RLIMIT_FSIZE, (room, resource.RLIM_INFINITY))
+sys.exit(main(["move", sys.argv[1], "--piece", "cube-red-1", "--to", "track:3", "-o", sys.argv[2]]))
+"""
+
+
+def test_table_a_move_on_a_full_disk_names_out_and_writes_nothing(proto_file, tmp_path):
+    before = proto_file.read_bytes()
+    out = tmp_path / "moved.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-c", MOVE_ON_A_FULL_DISK, str(proto_file), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"tabletop move: {out}: cannot be written ({os.strerror(27)}); nothing was changed"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["proto.jsonl"]
+    assert proto_file.read_bytes() == before
+
+
 def test_table_the_game_goes_on_once_there_is_room(tmp_path):
     path = tmp_path / "full.jsonl"
     result = _fill_the_disk(path, 2000, 1000)
