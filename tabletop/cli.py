@@ -61,6 +61,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.persist import atomic_path
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
@@ -85,23 +86,29 @@ def cmd_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
     fair = new_game_options(args)
-    try:
-        game = new_game(
-            module,
-            seats=args.seats,
-            variant=args.variant,
-            seed=seed,
-            notes=args.notes,
-            path=args.output,
-            options=options,
-            position=args.position,
-            policy=Policy(Mode(args.rules)),
-            session=session_start(testers, args.where),
-            **fair,
-        )
+    try:  # set up under a fresh temporary name: OUT appears whole, and is never replaced
+        with atomic_path(args.output, create=False) as temp:
+            game = new_game(
+                module,
+                seats=args.seats,
+                variant=args.variant,
+                seed=seed,
+                notes=args.notes,
+                path=temp,
+                options=options,
+                position=args.position,
+                policy=Policy(Mode(args.rules)),
+                session=session_start(testers, args.where),
+                **fair,
+            )
+            game.close()
+    except FileExistsError:
+        raise CliError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        ) from None
     except TableError as exc:
         raise CliError(new_game_hint(exc) if fair else str(exc)) from None
-    game.close()
+    game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")

@@ -39,7 +39,7 @@ def open_game(path: str, writable: bool = False) -> Any:
 
 
 def check_output(path: str) -> None:
-    if os.path.exists(path):
+    if os.path.lexists(path):  # a link counts, even one that leads nowhere
         raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
@@ -271,7 +271,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         taken = [
             log_name(args.seed + i)
             for i in range(args.games)
-            if os.path.exists(os.path.join(args.save_logs, log_name(args.seed + i)))
+            if os.path.lexists(os.path.join(args.save_logs, log_name(args.seed + i)))
         ]
         if taken:
             raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")

@@ -134,9 +134,14 @@ def _grab(app, window, path: str) -> int:  # noqa: ANN001
     app.sendPostedEvents()  # lay the window out (no painting yet): the grab paints it once
     window.view.fit_table()
     app.sendPostedEvents()
-    image = window.grab()
-    window.close()
-    if not image.save(path, "PNG", SCREENSHOT_QUALITY):
-        print(f"tabletop play: {path}: cannot write the screenshot", file=sys.stderr)
+    try:
+        window.screenshot(path, SCREENSHOT_QUALITY)
+    except OSError as exc:
+        print(
+            f"tabletop play: {path}: cannot write the screenshot ({exc.strerror or exc})",
+            file=sys.stderr,
+        )
         return 2
+    finally:
+        window.close()
     return 0
