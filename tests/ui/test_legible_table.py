@@ -8,9 +8,12 @@ it, FaceArt.text_sizes) x the view's scale after fitting.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tabletop.cli import main
 from tabletop.modules import find_module
 from tabletop.ui.layout import TableLayout
 
@@ -32,11 +35,14 @@ def _face_up_cards(table) -> list[str]:  # noqa: ANN001
     ]
 
 
-@pytest.mark.parametrize(
+SCREENS = pytest.mark.parametrize(
     ("size", "title_px", "number_px"),
     [((1920, 1080), 11.0, 8.0), ((1366, 768), 9.0, None)],
     ids=["1920x1080", "1366x768"],
 )
+
+
+@SCREENS
 def test_a_fitted_greenland_table_shows_every_title_and_number_large_enough(
     table,  # noqa: ANN001
     size: tuple[int, int],
@@ -44,6 +50,36 @@ def test_a_fitted_greenland_table_shows_every_title_and_number_large_enough(
     number_px: float | None,
 ) -> None:
     table.start(find_module("greenland"), seed=3)
+    _assert_legible(table, size, title_px, number_px)
+
+
+@SCREENS
+def test_a_finished_bot_game_is_as_legible(
+    table,  # noqa: ANN001
+    tmp_path: Path,
+    size: tuple[int, int],
+    title_px: float,
+    number_px: float | None,
+) -> None:
+    """At the end of a game the tableaux are full, the events out, the cold sides grown."""
+    logs = tmp_path / "logs"
+    args = ["simulate", "greenland", "--games", "1", "--seed", "5", "--bots", "greedy"]
+    assert main([*args, "--save-logs", str(logs), "--jobs", "1"]) == 0
+    window = table.window
+    window.resize(*size)  # opened at this size (docks laid out for it, as `play --size` does)
+    assert window.open_path(str(logs / "game-5.jsonl")) is not None
+    window.show()
+    table.qtbot.waitExposed(window)
+    assert len(table.state.places["tableau_yellow"].contents) > 3
+    _assert_legible(table, size, title_px, number_px)
+
+
+def _assert_legible(
+    table,  # noqa: ANN001
+    size: tuple[int, int],
+    title_px: float,
+    number_px: float | None,
+) -> None:
     scale = _fit_at(table, size)
     cards = _face_up_cards(table)
     assert len(cards) >= 20  # both rows, the elders, the tableaux
