@@ -203,25 +203,24 @@ class TableLayout:
         self.places.update(fixed)
         shared = _bounds(fixed.values()) or Rect(0, 0, 0, 0)
         widest_seat = max(
-            (
-                sum(place_size(p, self.size)[0] + GAP for p in places) - GAP
-                for places in by_seat.values()
-            ),
+            (self._flow(places, 0.0, 0.0, math.inf, {})[1] for places in by_seat.values()),
             default=0.0,
         )
+        seated = [s for s in self.state.seats if by_seat.get(s.id)]
+        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+        if not columns:
+            widest_seat += ZONE_SIDE  # the seat's name up the zone's edge
         width = max(shared.w, 300 * PX_PER_MM, min(widest_seat, 2 * shared.w))
         top = shared.bottom + (ZONE_GAP if fixed else 0)
         if loose:
-            top = self._flow(loose, shared.x, top, width) + ZONE_GAP
-        seated = [s for s in self.state.seats if by_seat.get(s.id)]
-        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+            top = self._flow(loose, shared.x, top, width)[0] + ZONE_GAP
         if columns and seated:  # the seats' zones side by side, each as wide as its widest place
             column = max(place_size(p, self.size)[0] for s in seated for p in by_seat[s.id])
             column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
             left, bottom_all = shared.x, top
             for seat in seated:
                 places = by_seat.pop(seat.id)
-                bottom = self._flow(places, left, top + ZONE_LABEL, column)
+                bottom = self._flow(places, left, top + ZONE_LABEL, column)[0]
                 rect = Rect(left - GAP / 2, top, column + GAP, bottom - top + GAP / 2)
                 self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
                 left += column + GAP * 1.5
@@ -232,12 +231,12 @@ class TableLayout:
             if not places:
                 continue
             left = shared.x + ZONE_SIDE
-            bottom = self._flow(places, left, top + LABEL_BAND, width - ZONE_SIDE)
+            bottom = self._flow(places, left, top + LABEL_BAND, width - ZONE_SIDE)[0]
             rect = Rect(shared.x - GAP / 2, top, width + GAP, bottom - top + GAP / 2)
             self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect, side=True))
             top = rect.bottom + ZONE_GAP / 2
         for places in by_seat.values():  # owners that are not seats
-            top = self._flow(places, shared.x, top, width) + ZONE_GAP
+            top = self._flow(places, shared.x, top, width)[0] + ZONE_GAP
 
     def _relative(self, places: list[Place], fixed: dict[str, Rect]) -> list[Place]:
         """Place what is laid out ``after`` or ``below`` others (into ``fixed``), in the order
@@ -266,11 +265,19 @@ class TableLayout:
             todo = left
         return []
 
-    def _flow(self, places: list[Place], left: float, top: float, width: float) -> float:
-        """Line places up left to right, wrapping at ``width``; returns the bottom. A place
-        with ``stack_under`` goes under the one before it when both fit in the tallest's
-        height."""
-        x, y, row_h = left, top, 0.0
+    def _flow(
+        self,
+        places: list[Place],
+        left: float,
+        top: float,
+        width: float,
+        into: dict[str, Rect] | None = None,
+    ) -> tuple[float, float]:
+        """Line places up left to right, wrapping at ``width``, into ``into`` (the table's
+        places unless given); returns the bottom and the widest line's width. A place with
+        ``stack_under`` goes under the one before it when both fit in the tallest's height."""
+        rects = self.places if into is None else into
+        x, y, row_h, widest = left, top, 0.0, 0.0
         tallest = max((place_size(p, self.size)[1] for p in places), default=0.0)
         below: Rect | None = None  # the place the next may go under
         for place in places:
@@ -282,18 +289,19 @@ class TableLayout:
                 and below.bottom + LABEL_BAND + h <= y + tallest + 0.01
             ):
                 rect = Rect(below.x, below.bottom + LABEL_BAND, w, h)
-                self.places[place.id] = rect
+                rects[place.id] = rect
                 below = rect
                 row_h = max(row_h, rect.bottom - y)
                 continue
             if x > left and x + w > left + width:
                 x, y, row_h = left, y + row_h + GAP, 0.0
             rect = Rect(x, y, w, h)
-            self.places[place.id] = rect
+            rects[place.id] = rect
             below = rect
             x += w + GAP
             row_h = max(row_h, h)
-        return y + row_h
+            widest = max(widest, rect.right - left)
+        return y + row_h, widest
 
     def bounds(self) -> Rect:
         """Everything on the table, places and zones."""

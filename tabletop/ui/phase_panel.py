@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Driver, Status
 from rules_assist.procedures import ChoiceNeeded, ProcedureError
@@ -56,9 +56,6 @@ class PhasePanel(QWidget):
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.PlainText)
-        # a long line wraps to the dock's width rather than widening the dock (and narrowing
-        # the table) when a game opens at its end
-        self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.guidance = QLabel()  # what is done by hand on the table now (MOVES actions)
         self.guidance.setWordWrap(True)
         self.guidance.setTextFormat(Qt.TextFormat.PlainText)
