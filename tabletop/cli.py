@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
+from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -80,22 +82,29 @@ def cmd_new(args: argparse.Namespace) -> int:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
-    game = new_game(
-        module,
-        seats=args.seats,
-        variant=args.variant,
-        seed=seed,
-        notes=args.notes,
-        path=args.output,
-        options=options,
-        position=args.position,
-        policy=Policy(Mode(args.rules)),
-        session=session_start(testers, args.where),
-    )
+    fair = new_game_options(args)
+    try:
+        game = new_game(
+            module,
+            seats=args.seats,
+            variant=args.variant,
+            seed=seed,
+            notes=args.notes,
+            path=args.output,
+            options=options,
+            position=args.position,
+            policy=Policy(Mode(args.rules)),
+            session=session_start(testers, args.where),
+            **fair,
+        )
+    except TableError as exc:
+        raise CliError(new_game_hint(exc) if fair else str(exc)) from None
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
+    if fair:
+        print(f"Dice and shuffles committed: {fair['committed'].commitment}")
     if args.inspect:
         print()
         for line in _inspect_lines(game, game.state):
@@ -480,6 +489,7 @@ COMMANDS = {
     "modules": cmd_modules,
     "bench": cmd_bench,
     "simulate": cmd_simulate,
+    **FAIR_COMMANDS,
 }
 
 
