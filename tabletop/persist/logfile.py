@@ -90,9 +90,12 @@ class Header:
             isinstance(x, dict)
             and isinstance(x.get("file"), str)
             and isinstance(x.get("sha256"), str)
+            and isinstance(x.get("id", ""), str)
             for x in decks
         ):
-            raise FormatError("the header's 'decks' must list objects with 'file' and 'sha256'")
+            raise FormatError(
+                "the header's 'decks' must list objects with 'file' and 'sha256' (and a text 'id')"
+            )
         for key in ("variant", "notes", "created", "app_version"):
             if not isinstance(d.get(key, ""), str):
                 raise FormatError(f"the header's '{key}' must be text")
