@@ -73,6 +73,20 @@ def game_packages() -> tuple[str, ...]:
     return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
 
 
+def own_packages(module_id: str) -> list[str]:
+    """Where a module's game code may lie: the package (or Python module) named after the
+    module's id in each game package, e.g. ``rules_assist.greenland`` for 'greenland'."""
+    name = module_id.replace("-", "_")
+    return [f"{package}.{name}" for package in game_packages()]
+
+
+def own_code(dotted: str, module_id: str) -> bool:
+    """``dotted`` ('package.module:name') lies in the module's own game package: a module
+    cannot name another game's code (or the program's) as its own."""
+    where = dotted.partition(":")[0]
+    return any(where == own or where.startswith(own + ".") for own in own_packages(module_id))
+
+
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -397,6 +411,13 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
                 (*path, key),
                 f"must name a function in a game package ({', '.join(game_packages())}),"
                 " as 'rules_assist.game.module:function'",
+            )
+            dotted = None
+        elif dotted is not None and module.id and not own_code(dotted, module.id):
+            r.fail(
+                (*path, key),
+                f"must name this module's own game code ({' or '.join(own_packages(module.id))}),"
+                f" not {_show(dotted)}",
             )
             dotted = None
         setattr(module, f"{key}_path", dotted)

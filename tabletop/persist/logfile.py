@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,9 @@ from tabletop.core import Entry, FormatError, Policy, Seat, TableError
 from tabletop.core.state import digest_of
 
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
+
+# A module's id (module.toml's [module] id): what a header names, never a path.
+MODULE_ID = re.compile(r"[a-z0-9_\-]+")
 
 
 class LogError(TableError):
@@ -79,6 +83,12 @@ class Header:
         module = d.get("module")
         if not isinstance(module, dict) or not isinstance(module.get("id"), str):
             raise FormatError("the header needs 'module' with a text 'id'")
+        if not MODULE_ID.fullmatch(module["id"]):
+            raise FormatError(
+                "the header's module 'id' must be a module's id (lower-case letters, digits, '-'"
+                " and '_'), never a folder: a game's module is installed, or named by the user"
+                " with --module-dir FOLDER"
+            )
         seed = d.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise FormatError("the header's 'seed' must be a whole number")

@@ -124,3 +124,121 @@ def test_table_a_header_deck_id_that_is_an_object_is_refused_by_every_command(
         assert f"{log}, line 1: the header's 'decks'" in one_line(err)
     assert log.read_bytes() == before
     assert not (tmp_path / "t.png").exists()
+
+
+# ---- a log never chooses the folder its module is loaded from --------------------------
+def marker_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A module folder 'marked' whose game code writes a marker file when it is made."""
+    marker = tmp_path / "marker.txt"
+    package = tmp_path / "code" / "markerpkg" / "marked"
+    package.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "game.py").write_text(
+        "from pathlib import Path\n\nfrom rules_assist.game import Game\n\n\n"
+        "class MarkedGame(Game):\n"
+        "    def __init__(self, module):\n"
+        f"        Path({str(marker)!r}).write_text('loaded')\n"
+        "        super().__init__(module)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "code"))
+    monkeypatch.setenv("TABLETOP_GAME_PACKAGES", "markerpkg")
+    folder = copy_proto(tmp_path, 'id = "proto"', 'id = "marked"')
+    text = (folder / "module.toml").read_text()
+    (folder / "module.toml").write_text(
+        text.replace(
+            'game = "rules_assist.proto:ProtoGame"', 'game = "markerpkg.marked.game:MarkedGame"'
+        )
+    )
+    return folder, marker
+
+
+def log_naming(tmp_path: Path, capsys: pytest.CaptureFixture[str], module_id: str) -> Path:
+    log = tmp_path / f"game-{len(list(tmp_path.glob('game-*')))}.jsonl"
+    assert run(capsys, "new", "proto", "-o", str(log), "--seed", "3")[0] == 0
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["module"]["id"] = module_id
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    return log
+
+
+READERS = (["inspect"], ["check"], ["score"], ["log"], ["render", "-o", "{out}"])
+
+
+def test_table_a_log_naming_a_module_folder_loads_nothing_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, marker = marker_module(tmp_path, monkeypatch)
+    for named in (str(folder), str(folder / "module.toml"), "../proto", "./proto"):
+        log = log_naming(tmp_path, capsys, named)
+        monkeypatch.chdir(tmp_path)  # a relative path would find the folder from here
+        before = log.read_bytes()
+        for argv in READERS:
+            out = tmp_path / "table.png"
+            words = [w.format(out=out) for w in argv]
+            code, _out, err = run(capsys, words[0], str(log), *words[1:])
+            assert code == 2, (argv, err)
+            line = one_line(err)
+            assert f"{log}, line 1: the header's module 'id' must be a module's id" in line
+            assert "--module-dir FOLDER" in line
+            assert not out.exists()
+        assert log.read_bytes() == before
+        assert not marker.exists()
+
+
+def test_table_a_module_the_user_names_with_module_dir_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, marker = marker_module(tmp_path, monkeypatch)
+    log = log_naming(tmp_path, capsys, "marked")
+    code, _out, err = run(capsys, "check", str(log))
+    assert code == 2
+    assert "the module 'marked' is not installed; to open a game" in one_line(err)
+    assert run(capsys, "inspect", str(log))[0] == 0  # the table without the game's reading
+    assert not marker.exists()
+    code, _out, err = run(capsys, "inspect", str(log), "--module-dir", str(folder))
+    assert code == 0, err
+    assert marker.read_text() == "loaded"  # the user chose this folder: its game code runs
+
+
+# ---- a module's game code is its own game -------------------------------------------------
+PROTO_GAME = 'game = "rules_assist.proto:ProtoGame"'
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "rules_assist.greenland.game:GreenlandGame",  # another game's
+        "rules_assist.looot.game:LoootGame",
+        "rules_assist.cli:main",  # the program's own code, not a game
+        "rules_assist.greenland.scoring:score",
+    ],
+)
+def test_table_a_module_naming_code_that_is_not_its_own_game_is_refused_at_load(
+    tmp_path: Path, named: str
+) -> None:
+    folder = copy_proto(tmp_path, PROTO_GAME, f'game = "{named}"')
+    message = refusal(folder)
+    assert "module.game: must name this module's own game code (rules_assist.proto" in message
+    assert str(folder / "module.toml") in message
+
+
+def test_table_a_module_naming_a_function_of_its_own_package_is_not_a_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "code" / "otherpkg" / "proto"
+    package.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("")
+    marker = tmp_path / "marker.txt"
+    (package / "__init__.py").write_text(
+        f"from pathlib import Path\n\n\ndef make(module):\n    Path({str(marker)!r}).write_text('ran')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "code"))
+    monkeypatch.setenv("TABLETOP_GAME_PACKAGES", "otherpkg")
+    folder = copy_proto(tmp_path, PROTO_GAME, 'game = "otherpkg.proto:make"')
+    message = refusal(folder)
+    assert "module.game: otherpkg.proto:make is not a game (a kind of rules_assist.game.Game)" in (
+        message
+    )
+    assert not marker.exists()  # checked before it runs
