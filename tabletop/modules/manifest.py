@@ -834,8 +834,8 @@ def _read_setup(r: _Reader, data: dict[str, Any], module: Module) -> None:
         step = {"do": do} | r.typed(raw, path, _STEP_FIELDS)
         if do in ("pieces", "piece"):
             seats = module.max_seats if step.get("per_seat") else 1
-            pieces += step.get("count", 1) * seats
-            if pieces > MAX_PIECES:
+            before, pieces = pieces, pieces + step.get("count", 1) * seats
+            if before <= MAX_PIECES < pieces:  # said once, at the step that goes over
                 r.fail(
                     (*path, "count"),
                     f"the setup puts out more than the limit of {MAX_PIECES:,} pieces",

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from tabletop import __version__
 from tabletop.core import Entry, FormatError, Policy, Seat, TableError
+from tabletop.core.limits import MAX_LOG_BYTES, MAX_LOG_LINE, size_text
 from tabletop.core.state import digest_of
 
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
@@ -182,6 +183,10 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     """Read and check a log's lines (not yet its meaning). Raises LogError naming the line."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise LogError(
+                path, None, f"is larger than a game log may be ({size_text(MAX_LOG_BYTES)})"
+            )
         data = path.read_bytes()
     except FileNotFoundError:
         raise LogError(path, None, "no such file") from None
@@ -202,6 +207,10 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     decode = _DECODER.decode
     last = len(lines)
     for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_LOG_LINE:
+            raise LogError(
+                path, number, f"the line is longer than the limit ({size_text(MAX_LOG_LINE)})"
+            )
         try:
             record = decode(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
