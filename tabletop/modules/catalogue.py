@@ -5,10 +5,11 @@ and loading one: its manifest read (manifest.py), then its decks checked by its 
 from __future__ import annotations
 
 import os
-import re
 import sys
 import tomllib
 from pathlib import Path
+
+from tabletop.persist.logfile import MODULE_ID
 
 from .gamecode import deck_problems, game_class
 from .manifest import Module, read_manifest
@@ -87,7 +88,7 @@ def saved_module(module_id: str, source: str | os.PathLike[str] | None = None) -
     received game never reads a manifest, decks or game code from a place the file picks.
     ``source`` is the file that names the module, for the message."""
     shown = str(source) if source else "the game"
-    if not isinstance(module_id, str) or not _MODULE_ID.fullmatch(module_id):
+    if not isinstance(module_id, str) or not MODULE_ID.fullmatch(module_id):
         raise ModuleError(
             [
                 Problem(
@@ -118,9 +119,6 @@ def saved_module(module_id: str, source: str | os.PathLike[str] | None = None) -
             ]
         )
     return _load_cached(folder)
-
-
-_MODULE_ID = re.compile(r"[a-z0-9_\-]+")
 
 
 def _show(value: object) -> str:

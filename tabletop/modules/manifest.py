@@ -33,6 +33,7 @@ from tabletop.core.limits import (
 )
 from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
+from tabletop.persist.logfile import MODULE_ID
 
 from .deck import COLUMN_TYPES, Column, Deck, read_deck
 from .problems import LineFinder, ModuleError, Problem
@@ -400,7 +401,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
         description=r.get(head, path, "description", str, default=""),
         raw=data,
     )
-    if module.id and not re.fullmatch(r"[a-z0-9_\-]+", module.id):
+    if module.id and not MODULE_ID.fullmatch(module.id):
         r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
     for key in HOOKS:
         dotted = r.get(head, path, key, str)
