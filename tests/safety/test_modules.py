@@ -242,3 +242,58 @@ def test_table_a_module_naming_a_function_of_its_own_package_is_not_a_game(
         message
     )
     assert not marker.exists()  # checked before it runs
+
+
+# ---- a game's own numbers ([constants]) and its setup code ------------------------------
+def copy_module(tmp_path: Path, module_id: str, old: str, new: str) -> Path:
+    folder = tmp_path / module_id
+    shutil.copytree(resources_dir() / module_id, folder)
+    path = folder / "module.toml"
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+    return folder
+
+
+@pytest.mark.parametrize("value", ['"x"', "1e308", "100000000000000000000", "-5", "[1]"])
+def test_b4_greenland_constants_that_are_not_counts_are_refused_naming_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    folder = copy_module(tmp_path, "greenland", "small_cubes = 18", f"small_cubes = {value}")
+    out = tmp_path / "game.jsonl"
+    code, _out, err = run(capsys, "new", str(folder), "-o", str(out))
+    assert code == 2
+    assert f"{folder / 'module.toml'}: constants.small_cubes: must be a whole number" in (
+        one_line(err)
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "entry"),
+    [
+        ("vikings = 13", "vikings = ['a', 1]", "constants.vikings"),
+        ("supply = 40", 'supply = ""', "constants.supply"),
+        ("supply = 40", "supply = 100000000", "constants.supply"),
+    ],
+)
+def test_looot_constants_of_the_wrong_kind_are_refused_naming_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, entry: str
+) -> None:
+    folder = copy_module(tmp_path, "looot", old, new)
+    out = tmp_path / "game.jsonl"
+    code, _out, err = run(capsys, "new", str(folder), "-o", str(out))
+    assert code == 2
+    assert f"{folder / 'module.toml'}: {entry}: must be a whole number from 0 to" in one_line(err)
+    assert not out.exists()
+
+
+def test_table_a_setup_naming_a_kind_the_module_lacks_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = copy_module(tmp_path, "looot", 'id = "viking"', 'id = "warrior"')
+    out = tmp_path / "game.jsonl"
+    code, _out, err = run(capsys, "new", str(folder), "-o", str(out))
+    assert code == 2
+    assert "has no kind of piece 'viking'" in one_line(err)
+    assert not out.exists()
