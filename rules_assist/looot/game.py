@@ -26,6 +26,16 @@ COUNTS = frozenset({"vikings", "supply", "longship_penalty", "castle_group"})
 
 class LoootGame(Game):
     seat_word = "Player"
+    module_needs = {  # what the code names: the pieces and places of the setup
+        "kinds": (
+            "viking", "shield", "wood", "sheep", "gold", "axe", "house",
+            "watchtower", "castle", "longship", "site", "trophy",
+        ),
+        "places": (
+            "bag", "supply", "discard",
+            "vikings_{seat}", "shields_{seat}", "gained_{seat}", "fjord_{seat}",
+        ),
+    }  # fmt: skip
 
     @property
     def setup(self) -> Any:  # type: ignore[override]

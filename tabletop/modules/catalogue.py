@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tabletop.persist.logfile import MODULE_ID
 
-from .gamecode import deck_problems, game_class
+from .gamecode import deck_problems, game_class, need_problems
 from .manifest import Module, read_manifest
 from .problems import ModuleError, Problem
 
@@ -60,7 +60,9 @@ def load_module(folder: str | Path) -> Module:
     decks (when the manifest names game code). Raises ModuleError listing every problem."""
     module = read_manifest(folder)
     if module.game_path:
-        game_class(module)  # the game code it names is its own, and a game, before it runs
+        problems = need_problems(module, game_class(module))  # checked before it runs
+        if problems:
+            raise ModuleError(problems)
         problems = deck_problems(module)
         if problems:
             raise ModuleError(problems)

@@ -75,6 +75,24 @@ def game_class(module: Module) -> type:
     return found
 
 
+def need_problems(module: Module, game: type) -> list[Problem]:
+    """What the game's code names that the module lacks (the game's ``module_needs``: decks,
+    kinds and places), a problem each; checked before any of the game's code runs."""
+    needs = getattr(game, "module_needs", None) or {}
+    have = {
+        "decks": set(module.decks),
+        "kinds": set(module.kinds),
+        "places": {place.id for place in module.places},
+    }
+    shown = str(module.folder / "module.toml")
+    return [
+        Problem(shown, None, what, f"the game's code needs {what[:-1]} {name!r}, which is missing")
+        for what, names in needs.items()
+        for name in names
+        if name not in have.get(what, set())
+    ]
+
+
 def game_of(module: Module | None) -> Any | None:
     """The module's game interface (``game`` in module.toml), made with this module once, on
     first use; None for a module without game code."""

@@ -288,12 +288,38 @@ def test_looot_constants_of_the_wrong_kind_are_refused_naming_the_entry(
     assert not out.exists()
 
 
-def test_table_a_setup_naming_a_kind_the_module_lacks_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("module_id", "old", "new", "needed"),
+    [
+        ("looot", 'id = "viking"', 'id = "warrior"', "kinds: the game's code needs kind 'viking'"),
+        (
+            "greenland",
+            'id = "north_deck"',
+            'id = "north"',
+            "places: the game's code needs place 'north_deck'",
+        ),
+        (
+            "greenland",
+            'id = "greenland"\nfile',
+            'id = "cards"\nfile',
+            "decks: the game's code needs deck 'greenland'",
+        ),
+    ],
+)
+def test_table_a_module_lacking_what_its_game_code_names_is_refused_at_load(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    module_id: str,
+    old: str,
+    new: str,
+    needed: str,
 ) -> None:
-    folder = copy_module(tmp_path, "looot", 'id = "viking"', 'id = "warrior"')
+    folder = copy_module(tmp_path, module_id, old, new)
+    with pytest.raises(ModuleError) as caught:
+        load_module(folder)
+    assert f"{folder / 'module.toml'}: {needed}, which is missing" in str(caught.value)
     out = tmp_path / "game.jsonl"
     code, _out, err = run(capsys, "new", str(folder), "-o", str(out))
     assert code == 2
-    assert "has no kind of piece 'viking'" in one_line(err)
+    assert needed in err and "Traceback" not in err
     assert not out.exists()
