@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import importlib
 import io
 import math
 import os
@@ -42,9 +43,8 @@ import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRect, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -64,6 +64,14 @@ from tabletop.persist import atomic_write_bytes
 from tabletop.ui import theme
 from tabletop.ui.units import PX_PER_MM
 from tabletop.visibility import can_see
+
+
+# Loaded on first use, not with the window: only an SVG export needs it, and importing it
+# costs start-up some 30 ms.
+def _pil_image() -> Any:
+    """PIL's ``Image`` module (an SVG's pictures made smaller)."""
+    return importlib.import_module("PIL.Image")
+
 
 if TYPE_CHECKING:
     from tabletop.ui.scene import TableScene
@@ -718,15 +726,16 @@ def _fewer_colours(encoded: bytes) -> bytes:
     """A PNG (base64) again with at most PICTURE_COLOURS colours (transparency kept), if
     that is smaller. Pieces are flat colours, outlines and soft shades: a palette of 256
     looks the same and takes about a quarter of the room."""
+    pil = _pil_image()
     try:
-        picture = Image.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
+        picture = pil.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
         picture.load()
     except (OSError, ValueError):
         return encoded
     if picture.mode not in ("RGB", "RGBA"):
         return encoded
     fewer = picture.quantize(
-        PICTURE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        PICTURE_COLOURS, method=pil.Quantize.FASTOCTREE, dither=pil.Dither.NONE
     )
     out = io.BytesIO()
     fewer.save(out, "PNG", optimize=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import shutil
 import tempfile
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tabletop.core import Command, Entry, FormatError, Policy, Table, TableState
+from tabletop.core.randomness import Derivation, derivation_for
 from tabletop.core.state import digest_of
 from tabletop.core.table import Checker
 
@@ -24,6 +26,8 @@ from .logfile import (
     read_log,
     write_log,
 )
+
+SEAT_VIEW = "seat_view"  # the header's extra that marks a seat's copy (seatview.py)
 
 
 @contextlib.contextmanager
@@ -53,6 +57,12 @@ class _Collector:
                 seq, state, table.random.draws, list(table.undo_stack), list(table.redo_stack)
             )
         )
+
+
+def derivation_of(header: Header) -> Derivation | None:
+    """How the game's dice and shuffles follow from its seed: committed (docs/fairness.md)
+    when the header says so, else the plain derivation (None)."""
+    return derivation_for(header.randomness, [s.id for s in header.seats])
 
 
 class Game:
@@ -91,7 +101,13 @@ class Game:
         entry is written as it is applied. The header records ``policy`` (advisory
         if not given) as the policy the game starts with.
         """
-        table = Table(TableState(header.seats), seed=header.seed, checker=checker, policy=policy)
+        table = Table(
+            TableState(header.seats),
+            seed=header.seed,
+            checker=checker,
+            policy=policy,
+            derivation=derivation_of(header),
+        )
         header.policy = table.policy.copy()
         game = cls(table, header, str(path) if path is not None else None)
         if path is not None:
@@ -141,12 +157,15 @@ class Game:
         policy: Policy | None,
     ) -> Game:
         contents = read_log(path)
+        if writable and SEAT_VIEW in contents.header.extra:
+            raise _read_only(path, contents.header.to_dict())
         recorded = contents.header.policy
         table = Table(
             TableState(contents.header.seats),
             seed=contents.header.seed,
             checker=checker,
             policy=recorded.copy() if recorded is not None else policy,
+            derivation=derivation_of(contents.header),
         )
         if recorded is None:
             table.initial_policy = None
@@ -184,6 +203,13 @@ class Game:
         """A copy of the game at ``path`` to play on, written to ``output`` whole when the block
         ends without an error (a temporary file beside it, then one rename) and not at all
         otherwise; ``path`` is never changed."""
+        try:
+            with open(path, "rb") as handle:
+                first = json.loads(handle.readline().decode("utf-8"))
+        except (OSError, ValueError):
+            first = None  # read_log, on the copy, names what is wrong
+        if isinstance(first, dict) and SEAT_VIEW in (first.get("extra") or {}):
+            raise _read_only(path, first)
         folder = os.path.dirname(os.fspath(output)) or "."
         handle, tmp = tempfile.mkstemp(
             prefix=f".{os.path.basename(os.fspath(output))}.", suffix=".tmp", dir=folder
@@ -225,12 +251,30 @@ class Game:
             seed=header.seed,
             policy=header.policy,
             checkpoint_every=self.table.checkpoint_every,
+            derivation=derivation_of(header),
         )
         collector = _Collector()
         fresh.attach_writer(collector)
         for entry in self.table.entries[:seq]:
             fresh.replay(entry)
         write_log(path, header, collector.records)
+
+
+class SeatCopyError(LogError):
+    """A seat's copy (tabletop export) opened to be written to: it opens read-only only."""
+
+
+def _read_only(path: str | os.PathLike[str], header: dict[str, Any]) -> LogError:
+    """The refusal to write to a seat's copy, naming whose it is."""
+    seat = (header.get("extra") or {}).get(SEAT_VIEW, {}).get("seat")
+    names = {s.get("id"): s.get("name") for s in header.get("seats", []) if isinstance(s, dict)}
+    whose = f"{names.get(seat) or seat}'s" if seat else "a spectator's"
+    return SeatCopyError(
+        path,
+        None,
+        f"this is {whose} copy of a game (tabletop export): it is read-only; moves are made on"
+        " the full game",
+    )
 
 
 def _fail(contents: LogContents, seq: int, message: str) -> LogError:
@@ -289,6 +333,9 @@ def _resume(table: Table, contents: LogContents) -> None:
     except FormatError as exc:
         raise LogError(contents.path, good.line, str(exc)) from None
     table.random.draws = good.draws
+    for entry in table.entries:  # contributions and the reveal before the checkpoint
+        if entry.kind == "chance":
+            table.random.take(entry.command, entry.seq)
     resumed = table.policy_at(good.seq)  # the policy entries up to the checkpoint are not replayed
     if resumed is not None:
         table.policy = resumed
