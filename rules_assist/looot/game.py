@@ -26,7 +26,8 @@ COUNTS = frozenset({"vikings", "supply", "longship_penalty", "castle_group"})
 
 class LoootGame(Game):
     seat_word = "Player"
-    module_needs = {  # what the code names: the pieces and places of the setup
+    module_needs = {  # what the code names: the pieces and places of the setup, the variant
+        "variants": ("standard",),
         "kinds": (
             "viking", "shield", "wood", "sheep", "gold", "axe", "house",
             "watchtower", "castle", "longship", "site", "trophy",

@@ -77,12 +77,13 @@ def game_class(module: Module) -> type:
 
 def need_problems(module: Module, game: type) -> list[Problem]:
     """What the game's code names that the module lacks (the game's ``module_needs``: decks,
-    kinds and places), a problem each; checked before any of the game's code runs."""
+    kinds, places and variants), a problem each; checked before any of the game's code runs."""
     needs = getattr(game, "module_needs", None) or {}
     have = {
         "decks": set(module.decks),
         "kinds": set(module.kinds),
         "places": {place.id for place in module.places},
+        "variants": set(module.variants),
     }
     shown = str(module.folder / "module.toml")
     return [

@@ -293,6 +293,12 @@ def test_looot_constants_of_the_wrong_kind_are_refused_naming_the_entry(
     [
         ("looot", 'id = "viking"', 'id = "warrior"', "kinds: the game's code needs kind 'viking'"),
         (
+            "looot",
+            'id = "standard"',
+            'id = "plain"',
+            "variants: the game's code needs variant 'standard'",
+        ),
+        (
             "greenland",
             'id = "north_deck"',
             'id = "north"',
