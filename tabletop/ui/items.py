@@ -91,7 +91,7 @@ class PlaceItem(QGraphicsItem):
         self.kind = place.kind
         self.rect = qrect(rect)
         self.spots = {name: qrect(cell) for name, cell in spots.items()}
-        self.label = label
+        self.label = str(label)  # only text reaches Qt (Place checks it; this keeps it so)
         self.board = place.board
         self.edges = (
             [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
