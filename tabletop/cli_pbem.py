@@ -18,6 +18,7 @@ import io
 import json
 import os
 import secrets
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +85,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     se.add_argument("folder", help="the host's game folder")
     se.add_argument("--to", required=True, metavar="SEAT", help="the seat it is for")
     se.add_argument("-o", "--output", required=True, metavar="FILE", help="the turn file")
+    se.add_argument(
+        "--again-from",
+        type=int,
+        metavar="N",
+        help="send the entries from N on again (a turn file that was lost)",
+    )
     r = pb.add_parser("request", help="a seat writes its move for the host")
     r.add_argument("folder", help="the seat's folder")
     what = r.add_mutually_exclusive_group(required=True)
     what.add_argument("--move", metavar="PIECE", help="a hand move of this piece (with --to)")
     what.add_argument(
-        "--run", nargs=argparse.REMAINDER, metavar="PROC", help="a procedure and its options"
+        "--run",
+        metavar="'PROC [OPTIONS]'",
+        help="a procedure and its options, as one argument, e.g. --run 'advance --choice move=...'",
     )
     r.add_argument("--to", metavar="PLACE[:SPOT]", help="where --move puts the piece")
     r.add_argument("-o", "--output", required=True, metavar="FILE", help="the request file")
@@ -259,6 +268,10 @@ def cmd_send(args: argparse.Namespace) -> int:
     finally:
         game.close()
     sent = record["sent"]
+    if args.again_from is not None:
+        if not 1 <= args.again_from <= sent:
+            raise CliError(f"--again-from {args.again_from}: {seat} was sent entries 1..{sent}")
+        sent = args.again_from - 1
     new = viewed[sent:]
     if not new:
         raise CliError(f"nothing new for {seat}: its copy stands at entry {sent}")
@@ -389,9 +402,13 @@ def cmd_request(args: argparse.Namespace) -> int:
             raise CliError("--move: say where with --to PLACE[:SPOT]")
         payload["move"] = {"piece": args.move, "to": args.to}
     else:
-        if not args.run:
+        try:
+            argv = shlex.split(args.run)
+        except ValueError as exc:
+            raise CliError(f"--run {args.run!r}: {exc}") from None
+        if not argv:
             raise CliError("--run: name a procedure")
-        payload["run"] = list(args.run)
+        payload["run"] = argv
     keys = read_private(state["key"])
     number = state["request"] + 1
     host = keys_from_dict(state["host"])
@@ -422,25 +439,29 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
             f"{args.file}: a replay of an old file (entries {env.first}..{env.last}); this copy"
             f" stands at entry {have} (nothing was changed)"
         )
-    if env.first != have + 1:
+    if env.first > have + 1:
         raise PbemError(
             f"{args.file}: a gap: the file starts at entry {env.first} but this copy stands at"
             f" entry {have}; ask the host for the files in between (nothing was changed)"
         )
     payload = _open_turn(env, read_private(state["key"]))
+    new = payload["entries"]
+    numbers = [e.get("seq") if isinstance(e, dict) else None for e in new]
+    if numbers != list(range(env.first, env.last + 1)) or payload["first"] != env.first:
+        raise PbemError(f"{args.file}: its entries are not numbered {env.first}..{env.last}")
+    # the file may repeat entries this copy holds (a turn file sent again after a lost one):
+    # the copy continues where the file's entry agrees with its last one, else it is a fork
     after = entries[-1]["digest"] if entries else ""
-    if payload["after"] != after or payload["first"] != env.first:
+    ours = payload["after"] if env.first == have + 1 else new[have - env.first].get("digest")
+    if ours != after:
         raise PbemError(
-            f"{args.file}: a fork: it continues another copy of the game than this one at"
+            f"{args.file}: a fork: it continues another course of the game than this copy's at"
             f" entry {have} (nothing was changed)"
         )
+    new = new[have + 1 - env.first :]
     header_record = state["header"] if state["header"] is not None else payload["header"]
     if not isinstance(header_record, dict):
         raise PbemError(f"{args.file}: the first turn file of a game carries its header")
-    new = payload["entries"]
-    numbers = [e.get("seq") for e in new]
-    if numbers != list(range(env.first, env.last + 1)):
-        raise PbemError(f"{args.file}: its entries are not numbered {env.first}..{env.last}")
     whole = entries + new
     header = Header.from_dict(header_record)
     header.extra[SEAT_VIEW] = {"seat": seat, "entries": len(whole)}
@@ -452,7 +473,7 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
     write_log(Path(args.folder) / COPY, header, lines)
     state.update(game=env.game, header=header_record, entries=whole)
     _save_state(args.folder, state)
-    print(f"{Path(args.folder) / COPY}: entries {env.first}..{env.last} received ({seat}'s copy)")
+    print(f"{Path(args.folder) / COPY}: entries {have + 1}..{env.last} received ({seat}'s copy)")
     return 0
 
 
