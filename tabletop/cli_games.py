@@ -21,6 +21,7 @@ from tabletop.modules import ModuleError, find_module
 from tabletop.modules.revisions import module_for_game, with_revision
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
+from tabletop.persist.seatview import check_copy, seat_view_of
 from tabletop.visibility import can_see
 
 
@@ -30,6 +31,8 @@ class CliError(Exception):
 
 def open_game(path: str, writable: bool = False) -> Any:
     game = Game.open(path, writable=writable)
+    if seat_view_of(game.header)[0]:  # a seat's copy: each entry checked against its digest
+        check_copy(game)
     for warning in game.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return game

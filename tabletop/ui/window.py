@@ -59,7 +59,7 @@ from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game, SeatCopyError
 from tabletop.persist.record import record_lines, session_record, testers_and_place
-from tabletop.persist.seatview import copy_owner_text
+from tabletop.persist.seatview import check_copy, copy_owner_text
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
@@ -1466,6 +1466,7 @@ class MainWindow(QMainWindow):
                 game = Game.open(path)
             except SeatCopyError:  # a seat's copy: shown as its seat saw it, never written to
                 game = Game.open(path, writable=False)
+                check_copy(game)  # each entry against the digest it carries
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
