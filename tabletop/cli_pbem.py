@@ -26,9 +26,10 @@ from rules_assist import cli as procedures_cli
 from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import CliError, cmd_move, game_module, open_game
 from tabletop.core import Entry, FormatError, Mode, Policy, TableError
+from tabletop.core.randomness import SEED_BYTES, SecretSeed, draw_contribution
 from tabletop.modules import ModuleError, find_module, new_game
 from tabletop.modules.words import piece_words
-from tabletop.persist.atomic import atomic_write_text
+from tabletop.persist.atomic import atomic_write_text, atomic_writer
 from tabletop.persist.logfile import Header, write_log
 from tabletop.persist.pbem import (
     HOST,
@@ -52,6 +53,7 @@ STATE = "pbem.json"  # a folder's play-by-email record: whose it is, the keys, w
 GAME = "game.jsonl"  # the host's full log
 COPY = "copy.jsonl"  # a seat's copy (open it with tabletop log/inspect/render/play)
 HOST_KEY, HOST_PUB = "host.key", "host.pub"
+SEED_FORMAT = "tabletop-pbem-seed/1"
 # a request names what the seat does; these options of a procedure are the host's alone
 HOST_ONLY_OPTIONS = ("--seat", "-o", "--output", "--dice")
 
@@ -77,10 +79,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--rules", default="advisory", choices=[m.value for m in Mode])
     s.add_argument("--fair", action="store_true", help="commit the dice (docs/fairness.md)")
     s.add_argument("--contribution", action="append", default=[], metavar="SEAT=HEX")
+    s.add_argument(
+        "--seed-file",
+        metavar="FILE",
+        help="with --fair: the secret seed 'tabletop pbem commit' drew (its commitment was sent"
+        " to the seats before they chose their contributions)",
+    )
+    c = pb.add_parser("commit", help="the host draws the secret seed of a --fair game first")
+    c.add_argument("-o", "--output", required=True, metavar="FILE", help="the seed (mode 0600)")
+    pb.add_parser("contribution", help="a seat draws its random contribution (hex)")
     j = pb.add_parser("join", help="a seat makes its folder for a game it was invited to")
     j.add_argument("--key", required=True, help="the seat's private key file (SEAT.key)")
     j.add_argument("--host", required=True, help="the host's public key file (host.pub)")
     j.add_argument("-o", "--output", required=True, metavar="FOLDER", help="a new folder")
+    j.add_argument("--commitment", metavar="HEX", help="a --fair game's commitment, as sent")
+    j.add_argument("--contribution", metavar="HEX", help="this seat's contribution, as sent")
     se = pb.add_parser("send", help="the host writes a seat's turn file: its new entries")
     se.add_argument("folder", help="the host's game folder")
     se.add_argument("--to", required=True, metavar="SEAT", help="the seat it is for")
@@ -168,6 +181,10 @@ def cmd_start(args: argparse.Namespace) -> int:
     keys = [read_public(path) for path in args.keys]
     by_seat = {k.who: k for k in keys}
     fair = new_game_options(args)
+    if args.seed_file is not None:
+        if not fair:
+            raise CliError("--seed-file is for a game made with --fair")
+        fair["committed"] = _read_seed(args.seed_file)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     folder = _new_folder(args.output)
     try:
@@ -215,6 +232,34 @@ def cmd_start(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_commit(args: argparse.Namespace) -> int:
+    _new_file(args.output)
+    seed = SecretSeed.draw()
+    with atomic_writer(args.output) as handle:
+        os.chmod(handle.name, 0o600)
+        handle.write(json.dumps({"format": SEED_FORMAT, "secret": seed.secret.hex()}) + "\n")
+    print(f"{args.output}: the secret seed (keep it; mode 0600)")
+    print(f"commitment: {seed.commitment}")
+    print("  send the commitment to every seat before they choose their contributions")
+    return 0
+
+
+def _read_seed(path: str) -> SecretSeed:
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        secret = bytes.fromhex(record["secret"]) if record.get("format") == SEED_FORMAT else b""
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        secret = b""
+    if len(secret) != SEED_BYTES:
+        raise CliError(f"{path}: not a seed file of 'tabletop pbem commit'")
+    return SecretSeed(secret)
+
+
+def cmd_contribution(args: argparse.Namespace) -> int:
+    print(draw_contribution())
+    return 0
+
+
 def cmd_join(args: argparse.Namespace) -> int:
     _new_file(args.output)
     keys = read_private(args.key)
@@ -229,6 +274,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         "header": None,
         "entries": [],
         "request": 0,
+        "commitment": args.commitment.lower() if args.commitment else None,
+        "contribution": args.contribution.lower() if args.contribution else None,
     }
     _save_state(folder, state)
     print(f"{folder}: {keys.who}'s folder; receive the host's first turn file into it")
@@ -463,6 +510,8 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
     if not isinstance(header_record, dict):
         raise PbemError(f"{args.file}: the first turn file of a game carries its header")
     whole = entries + new
+    if state["header"] is None:
+        _check_commitment(args.file, state, header_record, whole)
     header = Header.from_dict(header_record)
     header.extra[SEAT_VIEW] = {"seat": seat, "entries": len(whole)}
     try:
@@ -475,6 +524,34 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
     _save_state(args.folder, state)
     print(f"{Path(args.folder) / COPY}: entries {have + 1}..{env.last} received ({seat}'s copy)")
     return 0
+
+
+def _check_commitment(
+    path: str, state: dict[str, Any], header: dict[str, Any], entries: list[dict[str, Any]]
+) -> None:
+    """A --fair game's first turn file: the commitment is the one the seat was sent before it
+    chose its contribution, and its contribution is in the log as it sent it."""
+    commitment, contribution = state.get("commitment"), state.get("contribution")
+    randomness = header.get("randomness") or {}
+    if commitment is not None and randomness.get("commitment") != commitment:
+        raise PbemError(
+            f"{path}: the game's dice are not committed with the commitment this seat was sent"
+            " (nothing was changed)"
+        )
+    if contribution is not None:
+        given = [
+            e["cmd"].get("contribution")
+            for e in entries
+            if e.get("kind") == "chance"
+            and isinstance(e.get("cmd"), dict)
+            and e["cmd"].get("op") == "contribute"
+            and e["cmd"].get("seat") == state["seat"]
+        ]
+        if given != [contribution]:
+            raise PbemError(
+                f"{path}: the game does not hold this seat's contribution as it was sent"
+                " (nothing was changed)"
+            )
 
 
 def _open_turn(env: Envelope, keys: PrivateKeys) -> dict[str, Any]:
@@ -501,6 +578,8 @@ def public_keys_of(folder: str) -> dict[str, Keys]:
 
 COMMANDS = {
     "keys": cmd_keys,
+    "commit": cmd_commit,
+    "contribution": cmd_contribution,
     "start": cmd_start,
     "join": cmd_join,
     "send": cmd_send,

@@ -35,7 +35,14 @@ SEATS = ("red", "yellow", "green")
 class Players:
     """Three seats and a host, each with its own folder, exchanging files in ``root``."""
 
-    def __init__(self, root: Path, capsys: pytest.CaptureFixture[str], module: str, *new: str):
+    def __init__(
+        self,
+        root: Path,
+        capsys: pytest.CaptureFixture[str],
+        module: str,
+        *new: object,
+        joins: dict[str, list[str]] | None = None,
+    ):
         self.root, self.capsys = root, capsys
         self.count = 0
         keys = root / "keys"
@@ -68,6 +75,7 @@ class Players:
                 self.host / "host.pub",
                 "-o",
                 self.folders[seat],
+                *(joins or {}).get(seat, []),
             )
         self.received: dict[str, list[Path]] = {seat: [] for seat in SEATS}
         self.deliver()
@@ -328,3 +336,71 @@ def test_privacy_no_card_is_readable_in_the_files_a_seat_receives(cards: Players
         assert all(f'"{pid}"' in sealed for pid in own[seat])  # its own cards, by name
         unseen = hidden - own[seat]
         assert not [pid for pid in unseen if f'"{pid}"' in sealed], f"{seat} reads another's card"
+
+
+def test_a_fair_game_by_files_is_verified_against_each_seats_commitment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], toy: RulesGame
+) -> None:
+    """docs/pbem.md: the host commits to its seed first; each seat draws its contribution after
+    it has the commitment; its first turn file must hold both as sent; at the end the host
+    reveals the seed and 'tabletop verify' re-derives every roll."""
+    main(["pbem", "commit", "-o", str(tmp_path / "seed.json")])
+    out = capsys.readouterr().out
+    commitment = out.split("commitment: ")[1].split()[0]
+    assert stat.S_IMODE((tmp_path / "seed.json").stat().st_mode) == 0o600
+    contributions = {}
+    for seat in SEATS:
+        main(["pbem", "contribution"])
+        contributions[seat] = capsys.readouterr().out.strip()
+    fair = ["--fair", "--seed-file", tmp_path / "seed.json"]
+    fair += [x for seat in SEATS for x in ("--contribution", f"{seat}={contributions[seat]}")]
+    joins = {
+        seat: ["--commitment", commitment, "--contribution", contributions[seat]] for seat in SEATS
+    }
+    players = Players(tmp_path, capsys, "toy", *fair, joins=joins)
+    for seat in SEATS:
+        with players.copy(seat) as copy:
+            assert copy.header.randomness == {"scheme": "hmac-sha256/v1", "commitment": commitment}
+        text = (players.folders[seat] / "copy.jsonl").read_text()
+        assert json.loads((tmp_path / "seed.json").read_text())["secret"] not in text
+        players.play(seat, "--run", "roll")
+        with players.copy(seat) as copy:
+            answer = _shares(Race(copy.state, toy), seat)
+        players.play(seat, "--run", f"advance --choice move={answer}")
+    game = players.host / "game.jsonl"
+    code, _, err = players.run("verify", game)
+    assert code == 2 and "not revealed" in err
+    players.ok("reveal", game)
+    players.deliver()
+    assert "fair" in players.ok("verify", game)
+
+    # a seat told another commitment, or whose contribution the host changed, refuses the game
+    other = tmp_path / "other-seat"
+    wrong = ["--commitment", "0" * 64]
+    players.ok(
+        "pbem",
+        "join",
+        "--key",
+        tmp_path / "keys" / "red.key",
+        "--host",
+        players.host / "host.pub",
+        "-o",
+        other,
+        *wrong,
+    )
+    first = players.received["red"][0]
+    assert "not committed with the commitment this seat was sent" in players.refused(other, first)
+    shutil.rmtree(other)
+    wrong = ["--contribution", "ab" * 32]
+    players.ok(
+        "pbem",
+        "join",
+        "--key",
+        tmp_path / "keys" / "red.key",
+        "--host",
+        players.host / "host.pub",
+        "-o",
+        other,
+        *wrong,
+    )
+    assert "does not hold this seat's contribution" in players.refused(other, first)
