@@ -137,6 +137,7 @@ def _new_file(path: str) -> None:
 
 
 def _new_folder(path: str) -> Path:
+    path = os.path.normpath(path)  # "game/" names the folder game
     _new_file(path)
     folder = Path(path)
     folder.mkdir()
@@ -176,6 +177,7 @@ def cmd_keys(args: argparse.Namespace) -> int:
 
 
 def cmd_start(args: argparse.Namespace) -> int:
+    args.output = os.path.normpath(args.output)
     _new_file(args.output)
     module = find_module(args.module)
     keys = [read_public(path) for path in args.keys]
@@ -261,6 +263,7 @@ def cmd_contribution(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    args.output = os.path.normpath(args.output)
     _new_file(args.output)
     keys = read_private(args.key)
     host = read_public(args.host)
