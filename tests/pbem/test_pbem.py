@@ -404,3 +404,69 @@ def test_a_fair_game_by_files_is_verified_against_each_seats_commitment(
         *wrong,
     )
     assert "does not hold this seat's contribution" in players.refused(other, first)
+
+
+def test_bad_input_is_named_in_one_line(cards: Players) -> None:
+    red, root = cards.folders["red"], cards.root
+    garbage = root / "garbage.json"
+    garbage.write_text("not json at all")
+    cases = [
+        (("pbem", "receive", red, root / "missing.json"), "cannot read the file"),
+        (("pbem", "receive", red, garbage), "not a play-by-email file"),
+        (
+            ("pbem", "receive", root / "keys", cards.received["red"][0]),
+            "not a play-by-email folder",
+        ),
+        (("pbem", "receive", cards.host, cards.received["red"][-1]), "a turn file goes to a seat"),
+        (("pbem", "send", red, "--to", "red", "-o", root / "x.json"), "a seat's folder"),
+        (("pbem", "send", cards.host, "--to", "blue", "-o", root / "x.json"), "not a seat"),
+        (("pbem", "send", cards.host, "--to", "red", "-o", root / "x.json"), "nothing new for red"),
+        (("pbem", "request", red, "--move", "x", "-o", root / "x.json"), "say where with --to"),
+        (("pbem", "request", red, "--run", "'roll", "-o", root / "x.json"), "--run"),
+        (
+            (
+                "pbem",
+                "start",
+                "proto",
+                "--seats",
+                "red,blue",
+                "--keys",
+                root / "keys" / "red.pub",
+                "-o",
+                root / "g2",
+            ),
+            "one public key file per seat",
+        ),
+        (
+            (
+                "pbem",
+                "start",
+                "proto",
+                "--seats",
+                "red",
+                "--keys",
+                root / "keys" / "red.key",
+                "-o",
+                root / "g3",
+            ),
+            "not a public key file",
+        ),
+        (
+            (
+                "pbem",
+                "join",
+                "--key",
+                root / "keys" / "red.pub",
+                "--host",
+                cards.host / "host.pub",
+                "-o",
+                root / "j",
+            ),
+            "not a private key file",
+        ),
+    ]
+    for argv, words in cases:
+        code, out, err = cards.run(*argv)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
+        assert "Traceback" not in err
+    assert not any((root / name).exists() for name in ("x.json", "g2", "g3", "j"))
