@@ -26,7 +26,7 @@ from tabletop.modules.rules import game_of
 from tabletop.persist import Game
 from tabletop.persist.pbem import PbemError, PrivateKeys, read_envelope, read_private, seal
 from tabletop.persist.seatview import SeatView
-from tests.toy.reading import Race
+from tests.toy.reading import OVER, Race
 
 TESTS = Path(__file__).resolve().parents[1]
 SEATS = ("red", "yellow", "green")
@@ -161,16 +161,22 @@ def _shares(race: Race, seat: str) -> str:
     return ",".join(answer)
 
 
-def test_r4_r5_a_race_played_by_files_ends_as_a_local_replay(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], toy: RulesGame
+def _race_by_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], toy: RulesGame, rounds: int | None
 ) -> None:
+    """A race of three seats played by files for ``rounds`` rounds (None: to its end, R6), each
+    seat deciding on its own copy; the same moves played locally with ``tabletop run``."""
     players = Players(tmp_path, capsys, "toy", "--seed", "5")
     local = tmp_path / "local-0.jsonl"
     players.ok("new", "toy", "--seats", ",".join(SEATS), "--seed", "5", "-o", local)
-    for turn in range(2 * len(SEATS)):  # two rounds, each seat reading its own copy
+    turn = 0
+    while rounds is None or turn < rounds * len(SEATS):
         seat = SEATS[turn % len(SEATS)]
         with players.copy(seat) as copy:
-            assert Race(copy.state, toy).to_move == seat
+            race = Race(copy.state, toy)
+            if race.phase == OVER:
+                break
+            assert race.to_move == seat
         players.play(seat, "--run", "roll")
         with players.copy(seat) as copy:
             answer = _shares(Race(copy.state, toy), seat)
@@ -179,16 +185,31 @@ def test_r4_r5_a_race_played_by_files_ends_as_a_local_replay(
             after = tmp_path / f"local-{2 * turn + step + 1}.jsonl"
             players.ok("run", local, *proc, "--seat", seat, "-o", after)
             local = after
+        turn += 1
     with players.game() as hosted, Game.open(local, writable=False) as replayed:
         assert hosted.state.digest() == replayed.state.digest()
         assert len(hosted.table.entries) == len(replayed.table.entries)
-        assert Race(hosted.state, toy).turn == 2 * len(SEATS) + 1
+        race = Race(hosted.state, toy)
+        assert race.phase == OVER if rounds is None else race.turn == turn + 1
         for seat in SEATS:
             view = SeatView(hosted.table, seat)
             view.follow()
             with players.copy(seat) as copy:
                 assert copy.state.digest() == view.state.digest()
                 assert len(copy.table.entries) == len(hosted.table.entries)
+
+
+def test_r4_r5_a_race_played_by_files_ends_as_a_local_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], toy: RulesGame
+) -> None:
+    _race_by_files(tmp_path, capsys, toy, rounds=2)
+
+
+@pytest.mark.slow
+def test_r6_a_whole_race_played_by_files_ends_as_a_local_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], toy: RulesGame
+) -> None:
+    _race_by_files(tmp_path, capsys, toy, rounds=None)
 
 
 @pytest.fixture
