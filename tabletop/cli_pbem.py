@@ -25,7 +25,7 @@ from typing import Any
 from rules_assist import cli as procedures_cli
 from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import CliError, cmd_move, game_module, open_game
-from tabletop.core import Entry, FormatError, Mode, Policy, TableError
+from tabletop.core import Entry, Mode, Policy, TableError
 from tabletop.core.randomness import SEED_BYTES, SecretSeed, draw_contribution
 from tabletop.modules import ModuleError, find_module, new_game
 from tabletop.modules.words import piece_words
@@ -388,12 +388,13 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
             " nothing was changed"
         )
     # the seat names hidden pieces by their stand-ins in its view: back to the pieces
+    # (the projection's own table of stand-ins: SeatView offers no public name for it yet)
     shown = {view_id: pid for pid, view_id in view._projector.alias.items()}
     part = Path(args.folder) / ".request.jsonl"
     if part.exists():
         part.unlink()
     try:
-        if "move" in payload:
+        if isinstance(payload.get("move"), dict):
             move = payload["move"]
             piece = shown.get(str(move.get("piece")), str(move.get("piece")))
             to = str(move.get("to"))
@@ -408,7 +409,7 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
             with contextlib.redirect_stdout(io.StringIO()) as said:
                 cmd_move(ns)
             print(said.getvalue().replace(str(part), path), end="")
-        elif "run" in payload:
+        elif isinstance(payload.get("run"), list):
             argv = [str(a) for a in payload["run"]]
             bad = [a for a in argv if a.split("=")[0] in HOST_ONLY_OPTIONS]
             if bad or not argv:
@@ -520,7 +521,7 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
     try:
         viewed = [(Entry.from_dict(e), str(e["digest"])) for e in whole]
         lines = view_lines(header, viewed)
-    except (FormatError, ViewError, KeyError) as exc:
+    except (TableError, KeyError, TypeError) as exc:  # FormatError, ViewError among them
         raise PbemError(f"{args.file}: its entries do not continue this copy ({exc})") from None
     write_log(Path(args.folder) / COPY, header, lines)
     state.update(game=env.game, header=header_record, entries=whole)
