@@ -357,6 +357,8 @@ def test_privacy_no_card_is_readable_in_the_files_a_seat_receives(cards: Players
         assert all(f'"{pid}"' in sealed for pid in own[seat])  # its own cards, by name
         unseen = hidden - own[seat]
         assert not [pid for pid in unseen if f'"{pid}"' in sealed], f"{seat} reads another's card"
+    for request in cards.root.glob("*request-*.json"):  # sealed to the host: nothing in the clear
+        assert not [w for w in words if w in request.read_text()], request.name
 
 
 def test_a_fair_game_by_files_is_verified_against_each_seats_commitment(
