@@ -158,7 +158,7 @@ def _state(folder: str) -> dict[str, Any]:
 
 
 def _save_state(folder: str | Path, state: dict[str, Any]) -> None:
-    atomic_write_text(Path(folder) / STATE, json.dumps(state, indent=1) + "\n")
+    atomic_write_text(Path(folder) / STATE, json.dumps(state, indent=1) + "\n", replace=True)
 
 
 # ---- keys, start, join ------------------------------------------------------------------
@@ -390,9 +390,8 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
     # the seat names hidden pieces by their stand-ins in its view: back to the pieces
     # (the projection's own table of stand-ins: SeatView offers no public name for it yet)
     shown = {view_id: pid for pid, view_id in view._projector.alias.items()}
-    part = Path(args.folder) / ".request.jsonl"
-    if part.exists():
-        part.unlink()
+    # a fresh name for the game with the request applied: never one a file could be planted at
+    part = Path(args.folder) / f".request-{secrets.token_hex(8)}.jsonl"
     try:
         if isinstance(payload.get("move"), dict):
             move = payload["move"]
@@ -523,7 +522,7 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
         lines = view_lines(header, viewed)
     except (TableError, KeyError, TypeError) as exc:  # FormatError, ViewError among them
         raise PbemError(f"{args.file}: its entries do not continue this copy ({exc})") from None
-    write_log(Path(args.folder) / COPY, header, lines)
+    write_log(Path(args.folder) / COPY, header, lines, replace=True)
     state.update(game=env.game, header=header_record, entries=whole)
     _save_state(args.folder, state)
     print(f"{Path(args.folder) / COPY}: entries {have + 1}..{env.last} received ({seat}'s copy)")
