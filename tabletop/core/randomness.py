@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import CommandError
+from .textsafe import quoted
 
 
 class Randomizer:
@@ -75,7 +76,7 @@ class Randomizer:
                 face = self._forced_faces[0]
                 if face not in faces:
                     raise CommandError(
-                        f"the forced face {face!r} is not on this die ({list(faces)})"
+                        f"the forced face {quoted(face)} is not on this die ({list(faces)})"
                     )
                 self._forced_faces.popleft()
                 result.append(face)

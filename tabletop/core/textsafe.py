@@ -1,0 +1,78 @@
+"""Text read from a file, made safe to show a person: in a message, on a terminal, in a window.
+
+A received file may hold anything: carriage returns and escape sequences that would move the
+cursor or retitle a terminal, lone UTF-16 surrogates that no output encoding can write, values
+megabytes long. Every message that quotes what a file holds goes through these:
+
+- ``quoted(value)`` quotes one value as ``repr`` does (control characters, surrogates and
+  other unprintable characters escaped: ``'\\r'``, ``'\\x1b'``, ``'\\udc80'``), cut after
+  ``LIMIT`` characters with an ellipsis and the length said;
+- ``escaped(text)`` escapes the unprintable characters of a text without quoting it;
+- ``clipped(text)`` escapes a text and cuts it after ``limit`` characters;
+- ``printable(message)`` is what is printed for an error or a warning: every line of it
+  escaped, the whole cut at ``MESSAGE_LIMIT``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LIMIT = 200  # characters of one quoted value
+MESSAGE_LIMIT = 2000  # characters of a whole message
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(char: str) -> str:
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escaped(text: str) -> str:
+    """``text`` with every unprintable character (controls, escape sequences' ESC, lone
+    surrogates, line separators, direction overrides) written as its escape, e.g. ``\\x1b``."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else _escape_char(c) for c in text)
+
+
+def _more(length: int) -> str:
+    return f"… ({length:,} characters in all)"
+
+
+def clipped(text: str, limit: int = LIMIT) -> str:
+    """``text`` escaped, and cut after ``limit`` characters with an ellipsis and its length."""
+    if len(text) <= limit:
+        return escaped(text)
+    return escaped(text[:limit]) + _more(len(text))
+
+
+def quoted(value: Any, limit: int = LIMIT) -> str:
+    """A value from a file as a message quotes it: ``repr``'s quoting and escapes, cut after
+    ``limit`` characters (of the text itself, for a string) with an ellipsis and the length."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return repr(value[:limit]) + _more(len(value))
+    try:
+        text = repr(value)
+    except RecursionError:  # a value nested too deep to write out
+        return f"<{type(value).__name__} nested too deeply to show>"
+    if len(text) <= limit:
+        return escaped(text)
+    return escaped(text[:limit]) + _more(len(text))
+
+
+def printable(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """An error message as it is printed: its lines kept, nothing in them a terminal would
+    obey (a carriage return, an escape sequence), at most ``limit`` characters before the
+    ellipsis."""
+    shown = "\n".join(escaped(line) for line in message[:limit].split("\n"))
+    return shown + _more(len(message)) if len(message) > limit else shown

@@ -1,0 +1,258 @@
+"""Files received from others: a broken one gets one plain line naming the file (and line),
+exit code 2, and changes nothing; what the program prints never crashes on what a file holds
+and never passes a terminal control sequence through; a reader closing the output early ends
+the command quietly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop.cli import main
+from tabletop.core import printable, quoted
+from tabletop.modules import resources_dir
+from tabletop.persist import Game, LogError
+
+NESTED = "[" * 100_000 + "]" * 100_000  # far past the JSON decoder's own limit
+TERMINAL_TRICKS = "\x1b]0;owned\x07\r\x1b[2J"  # retitle the terminal, go home, clear the screen
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one line a refused command prints (exit 2, nothing on stdout)."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert out == ""
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.fixture
+def greenland_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = tmp_path / "game.jsonl"
+    assert main(["new", "greenland", "--seed", "3", "-o", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def lines_of(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+# ---- 1. values nested too deep -------------------------------------------------------------
+def test_log_line_nested_past_the_decoder_is_refused_naming_the_line(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = lines_of(greenland_log)
+    bad = write_lines(greenland_log.with_name("deep.jsonl"), [lines[0], NESTED, *lines[1:]])
+    before = bad.read_bytes()
+    for command in ("inspect", "log", "check", "score"):
+        err = refused(capsys, command, str(bad))
+        assert f"{bad}, line 2: its values are nested more than 100 deep" in err
+    assert bad.read_bytes() == before
+    with pytest.raises(LogError, match="line 2"):
+        Game.open(bad)
+
+
+def test_log_value_nested_deeper_than_the_limit_is_refused(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """150 levels decode, but would overflow the functions that copy and compare states."""
+    lines = lines_of(greenland_log)
+    entry = json.loads(lines[1])
+    entry["cmd"]["commands"][0]["place"]["props"] = {"deep": json.loads("[" * 150 + "]" * 150)}
+    bad = write_lines(greenland_log, [lines[0], json.dumps(entry), *lines[2:]])
+    assert "line 2: its values are nested more than 100 deep" in refused(
+        capsys, "inspect", str(bad)
+    )
+
+
+def test_log_last_line_cut_inside_deep_nesting_is_left_out_with_a_warning(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with open(greenland_log, "a", encoding="utf-8") as handle:
+        handle.write("[" * 100_000)  # a crash while writing the last line
+    code, out, err = run(capsys, "log", str(greenland_log))
+    assert code == 0 and "starting cubes and disks" in out
+    assert "the last line was cut short" in err
+
+
+def test_module_toml_nested_too_deep_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "deep"
+    shutil.copytree(resources_dir() / "proto", module)
+    with open(module / "module.toml", "a", encoding="utf-8") as handle:
+        handle.write("\n[deep]\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    err = refused(capsys, "modules", str(module))
+    assert f"{module / 'module.toml'}: is nested too deeply to read" in err
+    target = tmp_path / "new.jsonl"
+    refused(capsys, "new", str(module), "-o", str(target))
+    assert not target.exists()
+
+
+def test_greenland_position_toml_nested_too_deep_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = tmp_path / "position.toml"
+    position.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    target = tmp_path / "new.jsonl"
+    err = refused(capsys, "new", "greenland", "--position", str(position), "-o", str(target))
+    assert f"{position}: nested too deeply to read" in err
+    assert not target.exists()
+
+
+def test_looot_layout_json_nested_too_deep_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layout = tmp_path / "layout.json"
+    layout.write_text('{"boards": ' + NESTED + "}", encoding="utf-8")
+    target = tmp_path / "new.jsonl"
+    err = refused(capsys, "new", "looot", "--position", str(layout), "-o", str(target))
+    assert f"{layout}: nested too deeply to read" in err
+    assert not target.exists()
+
+
+# ---- 3. lone surrogates --------------------------------------------------------------------
+def test_lone_surrogates_in_a_seat_name_and_notes_print_escaped(greenland_log: Path) -> None:
+    """JSON may spell a lone UTF-16 surrogate ("\\udc80"); no output encoding can write it."""
+    text = greenland_log.read_text(encoding="utf-8")
+    text = text.replace('"name":"Norse"', '"name":"No\\udc80rse"', 1)
+    text = text.replace('"notes":""', '"notes":"half \\ud800 a pair"', 1)
+    greenland_log.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict: the surrogate cannot be encoded
+    for command in (["inspect"], ["inspect", "--json"], ["log"], ["log", "--json"], ["score"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tabletop.cli", *command, str(greenland_log)],
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        assert b"Traceback" not in done.stderr
+        if command[0] in ("inspect", "score"):
+            assert b"No\\udc80rse" in done.stdout
+
+
+# ---- 4. messages quoting what a file holds -------------------------------------------------
+def test_quoted_escapes_controls_and_cuts_long_values() -> None:
+    assert quoted("plain") == "'plain'"
+    assert quoted(TERMINAL_TRICKS) == "'\\x1b]0;owned\\x07\\r\\x1b[2J'"
+    assert quoted("\udc80") == "'\\udc80'"
+    long = quoted("x" * 10_000_000)
+    assert long == "'" + "x" * 200 + "'… (10,000,000 characters in all)"
+    assert quoted(["\x1b"] * 1000).endswith("… (8,000 characters in all)")
+    assert printable("two\nlines\r\x1b[2J") == "two\nlines\\r\\x1b[2J"
+
+
+def test_command_error_quotes_a_log_value_escaped_and_cut(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = lines_of(greenland_log)
+    entry = json.loads(lines[9])  # the starting cubes and disks, moved by index
+    entry["cmd"]["commands"][0]["to"]["place"] = TERMINAL_TRICKS + "y" * 10_000_000
+    bad = write_lines(greenland_log, [*lines[:9], json.dumps(entry)])
+    err = refused(capsys, "inspect", str(bad))
+    assert "line 10: entry 9 does not fit the table" in err
+    assert "there is no place '\\x1b]0;owned\\x07\\r\\x1b[2Jyyy" in err
+    assert f"({len(TERMINAL_TRICKS) + 10_000_000:,} characters in all)" in err
+    assert "\x1b" not in err and "\r" not in err and len(err) < 600
+
+
+def test_log_reading_error_quotes_an_entry_kind_escaped_and_cut(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = lines_of(greenland_log)
+    entry = json.loads(lines[1])
+    entry["kind"] = TERMINAL_TRICKS * 1000
+    bad = write_lines(greenland_log, [lines[0], json.dumps(entry), *lines[2:]])
+    err = refused(capsys, "log", str(bad))
+    assert "line 2: unknown entry kind '\\x1b]0;owned\\x07\\r" in err
+    assert f"({len(TERMINAL_TRICKS) * 1000:,} characters in all)" in err
+    assert "\x1b" not in err and "\r" not in err and len(err) < 600
+
+
+def test_manifest_error_quotes_a_value_escaped_and_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "tricky"
+    shutil.copytree(resources_dir() / "proto", module)
+    manifest = module / "module.toml"
+    text = manifest.read_text(encoding="utf-8")
+    spelled = TERMINAL_TRICKS.encode("unicode_escape").decode().replace("\\x", "\\u00")
+    manifest.write_text(
+        text.replace('shape = "cube"', f'shape = "{spelled}{"z" * 5000}"', 1), encoding="utf-8"
+    )
+    err = refused(capsys, "modules", str(module))
+    assert (
+        "shape: must be one of" in err
+        and f"({len(TERMINAL_TRICKS) + 5000:,} characters in all)" in err
+    )
+    assert "\x1b" not in err and "\r" not in err and len(err) < 400
+
+
+def test_deck_import_error_quotes_a_cell_escaped_and_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = tmp_path / "deck.csv"
+    rows = (resources_dir() / "proto" / "decks" / "cards.csv").read_text().splitlines()
+    cells = rows[1].split(",")
+    cells[3] = '"1' + TERMINAL_TRICKS.replace("\r", "") + "9" * 5000 + '"'
+    deck.write_text("\n".join([rows[0], ",".join(cells), *rows[2:]]) + "\n", encoding="utf-8")
+    err = refused(capsys, "deck", "import", str(deck), "--module", "proto", "--name", "x")
+    assert "line 2: column 'cost': '1\\x1b]0;owned\\x07\\x1b[2J999" in err
+    assert f"({len(TERMINAL_TRICKS) + 5000:,} characters in all)" in err
+    assert "\x1b" not in err and len(err) < 600
+
+
+def test_every_printed_error_is_escaped_even_unquoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last guard: whatever a message holds, the printed line obeys no control code."""
+    name = tmp_path / f"game{TERMINAL_TRICKS}.jsonl"
+    err = refused(capsys, "inspect", str(name))
+    assert "game\\x1b]0;owned\\x07\\r\\x1b[2J.jsonl: no such file" in err
+    assert "\x1b" not in err and "\r" not in err
+
+
+# ---- 5. the reader closes the output early -------------------------------------------------
+def test_output_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """``tabletop log --json FILE | head -1``: far more than a pipe holds, cut after a line."""
+    folder = tmp_path / "logs"
+    made = subprocess.run(
+        [sys.executable, "-m", "tabletop.cli", "simulate", "greenland", "--games", "1"]
+        + ["--seed", "4", "--jobs", "1", "--save-logs", str(folder)],
+        capture_output=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr.decode()
+    (log,) = folder.glob("*.jsonl")
+    assert log.stat().st_size > 1 << 17  # more than any pipe buffers
+    for command in (["log", "--json"], ["log"], ["inspect", "--json"]):
+        reader = subprocess.Popen(
+            [sys.executable, "-m", "tabletop.cli", *command, str(log)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert reader.stdout is not None and reader.stderr is not None
+        first = reader.stdout.readline()
+        reader.stdout.close()  # as head -1 does
+        err = reader.stderr.read()
+        assert reader.wait(timeout=120) == 0, err.decode()
+        assert first and err == b""
