@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tabletop.core import TableError
-from tabletop.modules import find_module, module_ids
+from tabletop.modules import find_module, module_ids, not_laid_out
 from tabletop.modules.results import record_result
 from tabletop.modules.revisions import module_for_game
 from tabletop.modules.rules import game_of
@@ -237,6 +237,9 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
     folder = os.path.dirname(args.output) or "."
     if not os.path.isdir(folder):
         raise CommandError(f"{args.output}: the folder {folder!r} does not exist")
+    unready = not_laid_out(game.module, saved.state)
+    if unready is not None:
+        raise CommandError(f"{args.file}: {unready}; no procedure can run (nothing was written)")
     seats = [s.id for s in saved.state.seats]
     if args.seat is not None and args.seat not in seats:
         raise CommandError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")

@@ -4,7 +4,7 @@ from .catalogue import default_module, find_module, load_module, module_ids, res
 from .deck import Column, Deck
 from .manifest import KindDef, Module, PlaceDef
 from .problems import ModuleError, Problem
-from .setup import SetupContext, SetupError, new_game, resolve_seats
+from .setup import SetupContext, SetupError, new_game, not_laid_out, resolve_seats
 
 __all__ = [
     "Column",
@@ -21,6 +21,7 @@ __all__ = [
     "load_module",
     "module_ids",
     "new_game",
+    "not_laid_out",
     "resolve_seats",
     "resources_dir",
 ]

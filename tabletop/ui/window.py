@@ -43,7 +43,17 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Annotate, Command, Compound, Mode, Policy, Record, TableError, actions
+from tabletop.core import (
+    Annotate,
+    Command,
+    Compound,
+    Mode,
+    Policy,
+    Record,
+    TableError,
+    actions,
+    printable,
+)
 from tabletop.core.notes import png_text
 from tabletop.export.header import snapshot_header
 from tabletop.export.snapshot import (
@@ -54,7 +64,14 @@ from tabletop.export.snapshot import (
     png_bytes_of_view,
     snapshot_image,
 )
-from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
+from tabletop.modules import (
+    Module,
+    ModuleError,
+    default_module,
+    find_module,
+    new_game,
+    not_laid_out,
+)
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game
@@ -1463,7 +1480,13 @@ class MainWindow(QMainWindow):
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
-        self.show_game(game)
+        module = module_for(game)
+        unready = not_laid_out(module, game.state) if module is not None else None
+        if unready is not None:  # a crash while setting up: nothing the game can show yet
+            game.close()
+            self._error("Cannot open the game", f"{path}: {unready}")
+            return None
+        self.show_game(game, module)
         return game
 
     def save_as_dialog(self) -> None:
@@ -1677,6 +1700,7 @@ class MainWindow(QMainWindow):
         return self.open_path(path) is not None
 
     def _error(self, title: str, message: str) -> None:
+        message = printable(message)  # what a file holds: escaped, and cut if long
         self.statusBar().showMessage(message, 15000)
         if self.ask:
             QMessageBox.critical(self, title, message)

@@ -129,6 +129,78 @@ def test_looot_layout_json_nested_too_deep_is_refused(
     assert not target.exists()
 
 
+# ---- 2. a log that stops before the table is laid out ----------------------------------------
+NOT_LAID_OUT = "the game's table is not laid out yet (its setup has not put out the place"
+
+
+@pytest.mark.parametrize("module", ["greenland", "looot", "proto"])
+def test_header_alone_is_read_as_a_table_not_laid_out(
+    module: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A crash while setting up leaves the header alone (an entry is written whole)."""
+    full = tmp_path / "full.jsonl"
+    assert main(["new", module, "--seed", "3", "-o", str(full)]) == 0
+    header = write_lines(tmp_path / "header.jsonl", lines_of(full)[:1])
+    before = header.read_bytes()
+    code, out, _ = run(capsys, "inspect", str(header))  # what there is: the seats, no places
+    assert code == 0 and "0 pieces in 0 places" in out and f"{module}: {NOT_LAID_OUT}" in out
+    code, out, _ = run(capsys, "inspect", "--json", str(header))
+    (summary,) = json.loads(out)["summary"]
+    assert code == 0 and summary.startswith(f"{module}: {NOT_LAID_OUT}")
+    for command, doing in (("score", "score"), ("check", "check")):
+        err = refused(capsys, command, str(header))
+        assert f"{header}: {NOT_LAID_OUT}" in err and f"there is nothing to {doing}" in err
+    code, out, _ = run(capsys, "session", str(header))
+    assert code == 0 and "Result: none (the game's table is not laid out yet" in out
+    code, out, _ = run(capsys, "log", str(header))
+    assert code == 0 and "no moves yet" in out
+    assert header.read_bytes() == before
+
+
+def test_greenland_procedure_on_a_header_alone_is_refused(
+    greenland_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = write_lines(tmp_path / "header.jsonl", lines_of(greenland_log)[:1])
+    out = tmp_path / "out.jsonl"
+    err = refused(capsys, "greenland", "event", str(header), "-o", str(out))
+    assert NOT_LAID_OUT in err and "no procedure can run (nothing was written)" in err
+    err = refused(capsys, "run", str(header), "event", "-o", str(out))
+    assert NOT_LAID_OUT in err and not out.exists()
+
+
+def test_greenland_table_before_entry_1_is_not_laid_out(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "inspect", str(greenland_log), "--at", "0")
+    assert code == 0 and f"greenland: {NOT_LAID_OUT} 'north_cold')" in out
+    assert NOT_LAID_OUT in refused(capsys, "check", str(greenland_log), "--at", "0")
+
+
+def test_greenland_setup_cut_after_laying_out_shows_what_there_is(
+    greenland_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The places are out, the cards not yet: the game reads the table as it is."""
+    cut = write_lines(greenland_log, lines_of(greenland_log)[:3])
+    for command in ("inspect", "score", "check"):
+        code, out, err = run(capsys, command, str(cut))
+        assert code == 0 and out and "Traceback" not in err
+
+
+def test_render_and_play_of_a_header_alone(
+    qapp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:  # noqa: ANN001
+    monkeypatch.setenv("TABLETOP_GAMES", str(tmp_path / "games"))
+    full = tmp_path / "full.jsonl"
+    assert main(["new", "greenland", "--seed", "3", "-o", str(full)]) == 0
+    header = write_lines(tmp_path / "header.jsonl", lines_of(full)[:1])
+    picture = tmp_path / "table.png"
+    code, out, _ = run(capsys, "render", str(header), "-o", str(picture))
+    assert code == 0 and picture.exists()  # the empty table, as it is
+    shot = tmp_path / "window.png"
+    err = refused(capsys, "play", str(header), "--screenshot", str(shot))
+    assert f"{header}: {NOT_LAID_OUT} 'north_cold')" in err and not shot.exists()
+
+
 # ---- 3. lone surrogates --------------------------------------------------------------------
 def test_lone_surrogates_in_a_seat_name_and_notes_print_escaped(greenland_log: Path) -> None:
     """JSON may spell a lone UTF-16 surrogate ("\\udc80"); no output encoding can write it."""
