@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import main
-from tabletop.core import printable, quoted
+from tabletop.core import actions, printable, quoted
+from tabletop.core.state import digest_of
 from tabletop.modules import resources_dir
 from tabletop.persist import Game, LogError
 
@@ -328,3 +329,55 @@ def test_output_closed_early_ends_quietly(tmp_path: Path) -> None:
         err = reader.stderr.read()
         assert reader.wait(timeout=120) == 0, err.decode()
         assert first and err == b""
+
+
+# ---- 6. a checkpoint edited and hashed again -----------------------------------------------
+@pytest.fixture
+def forged_log(greenland_log: Path) -> Path:
+    """A played log with checkpoints, whose last checkpoint holds a counter no entry set
+    (the state edited and its hash computed again, as anyone can)."""
+    with Game.open(greenland_log) as game:
+        table = game.table
+        table.checkpoint_every = 3
+        for turn in range(2, 9):
+            table.submit(actions.set_counter(table.state, "turn", turn), "red")
+    lines = lines_of(greenland_log)
+    number = max(i for i, line in enumerate(lines) if '"checkpoint":' in line[:20])
+    checkpoint = json.loads(lines[number])
+    checkpoint["state"]["counters"]["forged"] = "yes"
+    checkpoint["hash"] = digest_of(checkpoint["state"])
+    lines[number] = json.dumps(checkpoint, ensure_ascii=False, separators=(",", ":"))
+    return write_lines(greenland_log, lines)
+
+
+def test_fast_open_takes_a_rehashed_checkpoint_as_documented(forged_log: Path) -> None:
+    """verify=False trusts the file (Game.open says so): only for logs the program wrote."""
+    with Game.open(forged_log, writable=False, verify=False) as game:
+        assert game.state.counters["forged"] == "yes"
+    with pytest.raises(LogError, match="does not match the checkpoint saved there"):
+        Game.open(forged_log, writable=False)
+
+
+def test_every_command_opening_a_file_refuses_a_rehashed_checkpoint(
+    qapp, forged_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # noqa: ANN001
+    before = forged_log.read_bytes()
+    altered = "does not match the checkpoint saved there; the log has been altered"
+    for argv in (
+        ["inspect", str(forged_log)],
+        ["check", str(forged_log)],
+        ["score", str(forged_log)],
+        ["log", str(forged_log)],
+        ["session", str(forged_log)],
+        ["render", str(forged_log), "-o", str(tmp_path / "table.png")],
+        ["play", str(forged_log), "--screenshot", str(tmp_path / "window.png")],
+        ["greenland", "event", str(forged_log), "-o", str(tmp_path / "out.jsonl")],
+    ):
+        assert altered in refused(capsys, *argv), argv
+    code, out, err = run(capsys, "sessions", str(forged_log))
+    assert f"{forged_log}: not a game that can be read" in err and altered in err
+    report = tmp_path / "report.html"
+    code, out, err = run(capsys, "report", str(tmp_path), "-o", str(report))
+    assert f"{forged_log}: not a game that can be read" in err and altered in err
+    assert forged_log.read_bytes() == before
+    assert not (tmp_path / "out.jsonl").exists() and not (tmp_path / "window.png").exists()
