@@ -26,7 +26,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tabletop.core import TableError
+from tabletop.core import TableError, printable
 from tabletop.modules import find_module, module_ids, not_laid_out
 from tabletop.modules.results import record_result
 from tabletop.modules.revisions import module_for_game
@@ -64,7 +64,7 @@ def open_saved(path: str) -> SavedGame:
     """A game file, read only (a broken one is reported here, before anything is written)."""
     saved = SavedGame.open(path, writable=False)
     for warning in saved.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return saved
 
 
@@ -72,7 +72,7 @@ def game_of_saved(saved: SavedGame) -> Game:
     """The game interface of a saved game's module, with the deck revision it was set up with."""
     module, warnings = module_for_game(find_module(saved.header.module), saved.header.decks)
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     game = game_of(module)
     if game is None:
         raise CommandError(f"{module.name} has no rules assistant, so no procedures")

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
+from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions, printable
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
 from tabletop.inspection import HIDDEN
@@ -31,7 +31,7 @@ class CliError(Exception):
 def open_game(path: str, writable: bool = False) -> Any:
     game = Game.open(path, writable=writable)
     for warning in game.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return game
 
 
@@ -47,7 +47,7 @@ def game_module(game: Any) -> Any:
     """The game's module with the deck revision it was set up with (warnings on stderr)."""
     module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return module
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from tabletop.core import NOTE_TAGS, RATINGS, TableError
+from tabletop.core import NOTE_TAGS, RATINGS, TableError, printable
 from tabletop.modules import ModuleError, find_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import game_result
@@ -58,7 +58,7 @@ class GameRules:
                     find_module(game.header.module), game.header.decks
                 )
                 for warning in warnings:
-                    print(f"warning: {warning}", file=sys.stderr)
+                    print(printable(f"warning: {warning}"), file=sys.stderr)
                 self.loaded[key] = game_of(module)
             except ModuleError:
                 self.loaded[key] = None
@@ -126,7 +126,7 @@ def read_games(files: list[str], problems: list[str]) -> Iterator[tuple[Game, An
             problems.append(f"{path}: not a game that can be read: {why}")
             continue
         for warning in game.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(printable(f"warning: {warning}"), file=sys.stderr)
         yield game, rules.of(game)
 
 
