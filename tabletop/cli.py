@@ -41,6 +41,7 @@ from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, sessi
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
 from tabletop.core import Entry, Mode, Names, Policy, TableError, printable
+from tabletop.core.textsafe import TerminalText
 from tabletop.inspection import (
     entry_text,
     inspect_state,
@@ -486,10 +487,13 @@ COMMANDS = {
 
 def _safe_streams() -> None:
     """Text the files hold may carry lone UTF-16 surrogates ('\\udc80', written in JSON as an
-    escape) that no output encoding can write: printed as their escapes, never a crash."""
+    escape) that no output encoding can write: printed as their escapes, never a crash. On a
+    terminal, control characters (an escape sequence in a seat name) are printed escaped."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.isatty():
+        sys.stdout = TerminalText(sys.stdout)  # type: ignore[assignment]
 
 
 def _reader_stopped() -> int:

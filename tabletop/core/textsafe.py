@@ -35,12 +35,13 @@ def _escape_char(char: str) -> str:
     return f"\\U{code:08x}"
 
 
-def escaped(text: str) -> str:
+def escaped(text: str, keep: str = "") -> str:
     """``text`` with every unprintable character (controls, escape sequences' ESC, lone
-    surrogates, line separators, direction overrides) written as its escape, e.g. ``\\x1b``."""
+    surrogates, line separators, direction overrides) written as its escape, e.g. ``\\x1b``;
+    the characters in ``keep`` (such as a newline) stay as they are."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() or c == " " else _escape_char(c) for c in text)
+    return "".join(c if c.isprintable() or c == " " or c in keep else _escape_char(c) for c in text)
 
 
 def _more(length: int) -> str:
@@ -74,5 +75,22 @@ def printable(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """An error message as it is printed: its lines kept, nothing in them a terminal would
     obey (a carriage return, an escape sequence), at most ``limit`` characters before the
     ellipsis."""
-    shown = "\n".join(escaped(line) for line in message[:limit].split("\n"))
+    shown = escaped(message[:limit], keep="\n")
     return shown + _more(len(message)) if len(message) > limit else shown
+
+
+class TerminalText:
+    """A text stream on a terminal that writes every control character it is given as its
+    escape (newlines and tabs kept; a line ending CR LF written as LF), so that a seat name or
+    a note from a received file cannot move the cursor, clear the screen or retitle the
+    window. Everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(escaped(text.replace("\r\n", "\n"), keep="\n\t"))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

@@ -304,6 +304,35 @@ def test_every_printed_error_is_escaped_even_unquoted(
     assert "\x1b" not in err and "\r" not in err
 
 
+def test_text_from_a_file_reaches_a_terminal_escaped(greenland_log: Path) -> None:
+    """A seat name holding an escape sequence, printed by inspect and score to a terminal."""
+    import pty
+
+    text = greenland_log.read_text(encoding="utf-8")
+    trick = json.dumps(TERMINAL_TRICKS)[1:-1]
+    greenland_log.write_text(text.replace('"Norse"', f'"Norse{trick}"', 1), encoding="utf-8")
+    for command in ("inspect", "score", "log"):
+        leader, follower = pty.openpty()
+        done = subprocess.run(
+            [sys.executable, "-m", "tabletop.cli", command, str(greenland_log)],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )
+        os.close(follower)
+        shown = b""
+        try:
+            while chunk := os.read(leader, 1 << 16):
+                shown += chunk
+        except OSError:  # the terminal's other end is closed: all is read
+            pass
+        os.close(leader)
+        assert done.returncode == 0, done.stderr.decode()
+        assert b"\x1b" not in shown and b"\x07" not in shown and b"\r\x1b" not in shown
+        if command != "log":
+            assert b"Norse\\x1b]0;owned\\x07\\r\\x1b[2J" in shown
+
+
 # ---- 5. the reader closes the output early -------------------------------------------------
 def test_output_closed_early_ends_quietly(tmp_path: Path) -> None:
     """``tabletop log --json FILE | head -1``: far more than a pipe holds, cut after a line."""
