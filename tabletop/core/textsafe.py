@@ -15,6 +15,7 @@ megabytes long. Every message that quotes what a file holds goes through these:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 LIMIT = 200  # characters of one quoted value
@@ -77,6 +78,26 @@ def printable(message: str, limit: int = MESSAGE_LIMIT) -> str:
     ellipsis."""
     shown = escaped(message[:limit], keep="\n")
     return shown + _more(len(message)) if len(message) > limit else shown
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(value: Any) -> Any:
+    """``value`` (text, or lists and objects of it) with each lone UTF-16 surrogate written as
+    its escape (``\\udc80``): for what is made from a file's text and written elsewhere (a
+    report, a table of sessions), where such a character cannot be encoded or drawn."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is None:
+            return value
+        return _SURROGATE.sub(lambda m: _escape_char(m.group()), value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if type(value) is list:
+        return [without_surrogates(v) for v in value]
+    if type(value) is tuple:
+        return tuple(without_surrogates(v) for v in value)
+    return value
 
 
 class TerminalText:

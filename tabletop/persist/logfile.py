@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,8 +166,18 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """One line of the log. Text is written as itself, except in a line holding a lone UTF-16
+    surrogate (read from a JSON escape, or from a command line that was not UTF-8): no UTF-8
+    file can hold one, so that line is written with every non-ASCII character escaped, and
+    reads back the same."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    if _SURROGATE.search(text) is None:
+        return text
+    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
 
 
 def checkpoint_record(
@@ -314,7 +325,12 @@ class LogWriter:
         except OSError as exc:
             raise LogError(path, None, f"cannot be created ({exc.strerror})") from None
         writer = cls(handle, path)
-        writer._write(header.to_dict())
+        try:
+            writer._write(header.to_dict())
+        except BaseException:
+            writer.close()
+            os.unlink(path)  # made by this call, and not a log yet
+            raise
         return writer
 
     @classmethod

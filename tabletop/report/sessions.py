@@ -18,6 +18,7 @@ from statistics import mean
 from typing import Any
 
 from tabletop.core import NOTE_TAGS, RATINGS, TableError, printable
+from tabletop.core.textsafe import without_surrogates
 from tabletop.modules import ModuleError, find_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import game_result
@@ -136,7 +137,7 @@ def read_rows(files: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
     problems: list[str] = []
     for game, rules in read_games(files, problems):
         try:
-            rows.append(session_row(game, rules))
+            rows.append(without_surrogates(session_row(game, rules)))
         except (TableError, ValueError, KeyError) as exc:
             problems.append(f"{game.path}: its session record cannot be read: {exc}")
     return rows, problems

@@ -223,6 +223,47 @@ def test_lone_surrogates_in_a_seat_name_and_notes_print_escaped(greenland_log: P
             assert b"No\\udc80rse" in done.stdout
 
 
+def test_lone_surrogates_from_a_log_are_written_back_as_escapes(
+    greenland_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A branch of such a log (and any line written after them) holds the same text."""
+    text = greenland_log.read_text(encoding="utf-8")
+    greenland_log.write_text(text.replace('"Norse"', '"No\\udc80rse"', 1), encoding="utf-8")
+    branch = tmp_path / "branch.jsonl"
+    assert run(capsys, "replay", str(greenland_log), "--to", "3", "-o", str(branch))[0] == 0
+    branch.read_bytes().decode("utf-8")  # a UTF-8 file
+    with Game.open(branch, writable=False) as game:
+        assert game.header.seats[0].name == "No\udc80rse"
+
+
+def test_command_line_text_that_is_not_utf8_is_logged(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 in an argument reach Python as lone surrogates."""
+    path = tmp_path / "game.jsonl"
+    argv = [sys.executable.encode(), b"-m", b"tabletop.cli", b"new", b"proto"]
+    done = subprocess.run(
+        [*argv, b"--notes", b"caf\xe9", b"-o", bytes(path)], capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    path.read_bytes().decode("utf-8")
+    with Game.open(path, writable=False) as game:
+        assert game.header.notes == "caf\udce9"
+
+
+def test_sessions_and_report_of_logs_with_lone_surrogates(
+    greenland_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = greenland_log.read_text(encoding="utf-8").replace('"Norse"', '"No\\udc80rse"', 1)
+    greenland_log.write_text(text.replace('"where"', '"wh\\udc80ere"', 1), encoding="utf-8")
+    text = greenland_log.read_text(encoding="utf-8")
+    greenland_log.write_text(text.replace('"notes":""', '"notes":"n\\udc80"', 1), encoding="utf-8")
+    table = tmp_path / "sessions.json"
+    assert run(capsys, "sessions", str(greenland_log), "--json", "-o", str(table))[0] == 0
+    json.loads(table.read_text(encoding="utf-8"))
+    report = tmp_path / "report.html"
+    code, _, err = run(capsys, "report", str(greenland_log.parent), "-o", str(report))
+    assert code == 0 and report.exists(), err
+
+
 # ---- 4. messages quoting what a file holds -------------------------------------------------
 def test_quoted_escapes_controls_and_cuts_long_values() -> None:
     assert quoted("plain") == "'plain'"
