@@ -10,7 +10,10 @@ megabytes long. Every message that quotes what a file holds goes through these:
 - ``escaped(text)`` escapes the unprintable characters of a text without quoting it;
 - ``clipped(text)`` escapes a text and cuts it after ``limit`` characters;
 - ``printable(message)`` is what is printed for an error or a warning: every line of it
-  escaped, the whole cut at ``MESSAGE_LIMIT``.
+  escaped, the whole cut at ``MESSAGE_LIMIT``;
+- ``without_surrogates(value)`` writes lone surrogates as their escapes in text made from a
+  file and written elsewhere (a report);
+- ``TerminalText`` is the command line's stdout on a terminal: control characters escaped.
 """
 
 from __future__ import annotations
@@ -100,9 +103,16 @@ def without_surrogates(value: Any) -> Any:
     return value
 
 
+# what a terminal obeys or cannot show: the controls but newline and tab, lone surrogates, the
+# line and paragraph separators and the direction overrides
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
 class TerminalText:
-    """A text stream on a terminal that writes every control character it is given as its
-    escape (newlines and tabs kept; a line ending CR LF written as LF), so that a seat name or
+    """A text stream on a terminal that writes the control characters it is given as their
+    escapes (newlines and tabs kept; a line ending CR LF written as LF), so that a seat name or
     a note from a received file cannot move the cursor, clear the screen or retitle the
     window. Everything else is the stream's own."""
 
@@ -110,7 +120,8 @@ class TerminalText:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(escaped(text.replace("\r\n", "\n"), keep="\n\t"))
+        shown = _TERMINAL_UNSAFE.sub(lambda m: _escape_char(m.group()), text.replace("\r\n", "\n"))
+        self._stream.write(shown)
         return len(text)
 
     def __getattr__(self, name: str) -> Any:
