@@ -451,3 +451,25 @@ def test_every_command_opening_a_file_refuses_a_rehashed_checkpoint(
     assert f"{forged_log}: not a game that can be read" in err and altered in err
     assert forged_log.read_bytes() == before
     assert not (tmp_path / "out.jsonl").exists() and not (tmp_path / "window.png").exists()
+
+
+def test_window_looking_back_before_entry_1_says_the_table_is_not_laid_out(
+    qtbot, greenland_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QSettings
+
+    from tabletop.ui.window import MainWindow
+
+    monkeypatch.setenv("TABLETOP_GAMES", str(tmp_path / "games"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, ask=False)
+    qtbot.addWidget(window)
+    assert window.open_path(str(greenland_log)) is not None
+    window.log_panel.list.setCurrentRow(0)  # after entry 1, the places laid out
+    window.log_panel.back.click()  # before it
+    assert window.session.history_seq == 0
+    assert window.score_panel.title.text().startswith(
+        f"The score cannot be counted: {NOT_LAID_OUT} 'north_cold')"
+    )
+    window.log_panel.now.click()
+    assert window.score_panel.rows and window.session.history_seq is None
