@@ -35,6 +35,7 @@ from .record import RATINGS, Record, RecordParts, minutes_text, record_of
 from .state import Seat, TableState
 from .table import Change, Entry, Table, compound
 from .textsafe import clipped, escaped, printable, quoted
+from .viewcommands import Replace, Unseen, Viewed
 
 __all__ = [
     "NOTE_TAGS",
@@ -68,6 +69,7 @@ __all__ = [
     "Refused",
     "RemovePiece",
     "RemovePlace",
+    "Replace",
     "Roll",
     "Rotate",
     "Seat",
@@ -80,6 +82,8 @@ __all__ = [
     "Table",
     "TableError",
     "TableState",
+    "Unseen",
+    "Viewed",
     "Where",
     "actions",
     "actor_label",

@@ -10,7 +10,9 @@ How findings are enforced (the policy) is part of the game: ``set_policy`` logs 
 'policy' entry, which replay, ``policy_at`` and branches follow. Such an entry is
 not a move: undo and redo pass it by, so undo never switches the rules. A playtest note
 (``annotate``, tabletop/core/notes.py) is a 'note' entry, and a part of the session record
-(``record``, tabletop/core/record.py) a 'record' entry, both passed by in the same way.
+(``record``, tabletop/core/record.py) a 'record' entry, and a seat's contribution to committed
+dice and shuffles or the reveal of their seed (``chance``, tabletop/core/randomness.py) a
+'chance' entry, all passed by in the same way.
 """
 
 from __future__ import annotations
@@ -34,14 +36,14 @@ from .commands import (
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
 from .notes import Annotate, PlaytestNote, check_note, notes_of
-from .randomness import Randomizer
+from .randomness import CHANCE_COMMANDS, Derivation, Randomizer
 from .record import Record, RecordParts, check_record, record_of
 from .state import TableState
 from .textsafe import quoted
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
-ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note", "record")
+ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note", "record", "chance")
 CHECKPOINT_EVERY = 1000
 
 
@@ -122,6 +124,11 @@ class Entry(NamedTuple):
             raise FormatError(
                 "only a 'record' entry holds the command 'record', and it holds nothing else"
             )
+        if (kind == "chance") != isinstance(parsed_command, CHANCE_COMMANDS):
+            raise FormatError(
+                "only a 'chance' entry holds the commands 'contribute' and 'reveal', and it holds"
+                " nothing else"
+            )
         return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 
 
@@ -174,9 +181,11 @@ class Table:
         checker: Checker | None = None,
         policy: Policy | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        derivation: Derivation | None = None,
     ) -> None:
         self.state = state if state is not None else TableState()
-        self.random = Randomizer(seed)
+        # ``derivation``: how outcomes follow from the seed (the plain one if not given)
+        self.random = Randomizer(seed, derivation=derivation)
         self.checker = checker
         self.policy = policy if policy is not None else Policy(Mode.ADVISORY)
         # the policy before entry 1; None where a log does not say (one written before
@@ -262,6 +271,8 @@ class Table:
             raise CommandError("a note is written with annotate, not as a move")
         if isinstance(command, Record):
             raise CommandError("the session record is written with record, not as a move")
+        if isinstance(command, CHANCE_COMMANDS):
+            raise CommandError("a contribution or reveal is written with chance, not as a move")
         checks = self._checks(command)
         if applied and checks:
             command.inverse().apply(self.state)
@@ -276,6 +287,7 @@ class Table:
                 override = force.strip()
         if not applied:
             command.apply(self.state)
+        redo = list(self._redo)
         entry = Entry(
             len(self.entries) + 1,
             self.now(),
@@ -290,7 +302,14 @@ class Table:
         if undoable:
             self._undo.append(entry.seq)
         self._redo.clear()
-        return self._record(entry)
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            if undoable:
+                self._undo.pop()
+            self._redo[:] = redo
+
+        return self._record(entry, take_back)
 
     def set_policy(self, policy: Policy, actor: str) -> Change | None:
         """Enforce ``policy`` from now on, logged as a 'policy' entry by ``actor``; None (and no
@@ -298,8 +317,14 @@ class Table:
         policy = policy.copy()
         if policy == self.policy and self.policy_at(self.seq) is not None:
             return None
+        before = self.policy
         self.policy = policy
-        return self._record(Entry(self.seq + 1, self.now(), actor, "policy", SetPolicy.of(policy)))
+
+        def take_back() -> None:
+            self.policy = before
+
+        entry = Entry(self.seq + 1, self.now(), actor, "policy", SetPolicy.of(policy))
+        return self._record(entry, take_back)
 
     def annotate(self, command: Annotate, actor: str) -> Change:
         """Add, edit or remove a playtest note (tabletop/core/notes.py), logged as a 'note'
@@ -329,6 +354,21 @@ class Table:
         check_record(command, [s.id for s in self.state.seats])
         return self._record(Entry(self.seq + 1, self.now(), actor, "record", command))
 
+    def chance(self, command: Command, actor: str) -> Change:
+        """Add a seat's contribution to the committed dice and shuffles, or reveal their seed
+        (tabletop/core/randomness.py), logged as a 'chance' entry by ``actor``. Changes nothing
+        on the table and is not a move: undo and redo pass it by. Raises CommandError naming
+        what is wrong (a game without committed chance, a seat that contributed already, a
+        seed that does not match the commitment)."""
+        if not isinstance(command, CHANCE_COMMANDS):
+            raise CommandError("chance takes a contribution or a reveal")
+        problem = self.random.chance_problem(command)
+        if problem is not None:
+            raise CommandError(problem)
+        entry = Entry(self.seq + 1, self.now(), actor, "chance", command)
+        # the randomizer follows the entry once the log holds it (nothing to take back)
+        return self._record(entry, written=lambda: self.random.take(command, entry.seq))
+
     def session_parts(self) -> RecordParts:
         """The session record's entries as they stand (testers, place, time, result, forms)."""
         return record_of(self.entries)
@@ -337,12 +377,24 @@ class Table:
         """The playtest notes as they stand (with ``removed``, the removed ones too)."""
         return notes_of(self.entries, removed=removed)
 
-    def _record(self, entry: Entry) -> Change:
+    def _record(
+        self,
+        entry: Entry,
+        take_back: Callable[[], None] | None = None,
+        written: Callable[[], None] | None = None,
+    ) -> Change:
+        """Write ``entry`` (and a checkpoint when one is due) to the writers, then add it to the
+        entries (``written`` runs then) and tell the listeners. A writer that fails (the disk is
+        full) leaves the table as its log has it: ``take_back`` undoes what the caller changed
+        for the entry, the writers that took it retract it, and the writer's error is raised."""
+        snapshot = self._snapshot() if entry.seq % self.checkpoint_every == 0 else None
+        if self._writers:
+            self._write(entry, snapshot, take_back)
+        if written is not None:
+            written()
         self.entries.append(entry)
-        for writer in self._writers:
-            writer.write_entry(entry)
-        if entry.seq % self.checkpoint_every == 0:
-            self._checkpoint()
+        if snapshot is not None:
+            self.checkpoints[self.seq] = snapshot
         change = Change(entry)
         for listener in list(self._listeners):
             listener(change)
@@ -352,11 +404,24 @@ class Table:
         """The state as plain data of its own (``to_dict`` copies what commands change in place)."""
         return self.state.to_dict()
 
-    def _checkpoint(self) -> None:
-        snapshot = self._snapshot()
-        self.checkpoints[self.seq] = snapshot
-        for writer in self._writers:
-            writer.write_checkpoint(self.seq, snapshot, self)
+    def _write(
+        self, entry: Entry, snapshot: dict[str, Any] | None, take_back: Callable[[], None] | None
+    ) -> None:
+        took: list[Any] = []
+        try:
+            for writer in self._writers:
+                took.append(writer)
+                writer.write_entry(entry)
+                if snapshot is not None:
+                    writer.write_checkpoint(entry.seq, snapshot, self)
+        except BaseException:
+            for writer in took:
+                retract = getattr(writer, "retract", None)
+                if retract is not None:
+                    retract()
+            if take_back is not None:
+                take_back()
+            raise
 
     # ---- undo and redo ---------------------------------------------------
     @property
@@ -391,7 +456,14 @@ class Table:
         command.apply(self.state)
         self._undo.pop()
         self._redo.append(seq)
-        return self._record(Entry(self.seq + 1, self.now(), actor, "undo", command, ref=seq))
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            self._redo.pop()
+            self._undo.append(seq)
+
+        entry = Entry(self.seq + 1, self.now(), actor, "undo", command, ref=seq)
+        return self._record(entry, take_back)
 
     def redo(self, actor: str) -> Change | None:
         """Apply again the last command undone; logged as a 'redo' entry."""
@@ -402,7 +474,14 @@ class Table:
         command.apply(self.state)
         self._redo.pop()
         self._undo.append(seq)
-        return self._record(Entry(self.seq + 1, self.now(), actor, "redo", command, ref=seq))
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            self._undo.pop()
+            self._redo.append(seq)
+
+        entry = Entry(self.seq + 1, self.now(), actor, "redo", command, ref=seq)
+        return self._record(entry, take_back)
 
     # ---- chance ----------------------------------------------------------
     def roll(self, dice: Sequence[str], actor: str, **submit_options: Any) -> Change:
@@ -465,6 +544,8 @@ class Table:
             self.policy = entry.command.to_policy()  # type: ignore[attr-defined]
         elif entry.kind in ("note", "record"):
             pass  # a remark or the session's record: neither a move nor a change of the rules
+        elif entry.kind == "chance":
+            self.random.take(entry.command, entry.seq)  # a contribution or the reveal
         elif entry.kind == "undo":
             self._redo.append(self._undo.pop())
         else:
