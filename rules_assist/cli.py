@@ -26,8 +26,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tabletop.core import TableError
-from tabletop.modules import find_module, module_ids, saved_module
+from tabletop.core import TableError, printable
+from tabletop.modules import find_module, module_ids, not_laid_out, saved_module
 from tabletop.modules.results import record_result
 from tabletop.modules.revisions import module_for_game
 from tabletop.modules.rules import game_of
@@ -64,7 +64,7 @@ def open_saved(path: str) -> SavedGame:
     """A game file, read only (a broken one is reported here, before anything is written)."""
     saved = SavedGame.open(path, writable=False)
     for warning in saved.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return saved
 
 
@@ -74,7 +74,7 @@ def game_of_saved(saved: SavedGame) -> Game:
         saved_module(saved.header.module, saved.path), saved.header.decks
     )
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     game = game_of(module)
     if game is None:
         raise CommandError(f"{module.name} has no rules assistant, so no procedures")
@@ -240,6 +240,9 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
     folder = os.path.dirname(args.output) or "."
     if not os.path.isdir(folder):
         raise CommandError(f"{args.output}: the folder {folder!r} does not exist")
+    unready = not_laid_out(game.module, saved.state)
+    if unready is not None:
+        raise CommandError(f"{args.file}: {unready}; no procedure can run (nothing was written)")
     seats = [s.id for s in saved.state.seats]
     if args.seat is not None and args.seat not in seats:
         raise CommandError(f"--seat {args.seat!r}: there is no such seat ({', '.join(seats)})")

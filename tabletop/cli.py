@@ -10,6 +10,7 @@ built from the game's table of procedures by rules_assist/cli.py.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -43,7 +44,8 @@ from tabletop.cli_pbem import cmd_pbem
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
-from tabletop.core import Entry, Mode, Names, Policy, TableError
+from tabletop.core import Entry, Mode, Names, Policy, TableError, printable
+from tabletop.core.textsafe import TerminalText
 from tabletop.inspection import (
     entry_text,
     inspect_state,
@@ -533,7 +535,41 @@ def module_dirs(argv: list[str]) -> tuple[list[str], list[str]]:
     return folders, rest
 
 
+def _safe_streams() -> None:
+    """Text the files hold may carry lone UTF-16 surrogates ('\\udc80', written in JSON as an
+    escape) that no output encoding can write: printed as their escapes, never a crash. On a
+    terminal, control characters (an escape sequence in a seat name) are printed escaped."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.isatty():
+        sys.stdout = TerminalText(sys.stdout)  # type: ignore[assignment]
+
+
+def _reader_stopped() -> int:
+    """The reader of the output closed it early (``tabletop log FILE | head -1``): it chose to
+    stop, so the command ends quietly and successfully. What is still buffered for the closed
+    pipe goes nowhere (the interpreter would otherwise report it at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a file (captured, or already gone)
+        pass
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _safe_streams()
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here for the last lines printed
+    except BrokenPipeError:
+        return _reader_stopped()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else ""
     try:
@@ -557,17 +593,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.extra = extra
         return COMMANDS[command](args)
     except (CliError, TableError) as exc:
-        print(f"tabletop {command}: {exc}", file=sys.stderr)
+        print(printable(f"tabletop {command}: {exc}"), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader stopped: main() ends quietly
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"tabletop {command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"tabletop {command}: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tabletop: stopped", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

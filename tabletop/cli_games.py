@@ -13,11 +13,11 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
+from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions, printable
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
 from tabletop.inspection import HIDDEN
-from tabletop.modules import ModuleError, find_module, saved_module
+from tabletop.modules import ModuleError, find_module, not_laid_out, saved_module
 from tabletop.modules.revisions import module_for_game, with_revision
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
@@ -34,7 +34,7 @@ def open_game(path: str, writable: bool = False) -> Any:
     if seat_view_of(game.header)[0]:  # a seat's copy: each entry checked against its digest
         check_copy(game)
     for warning in game.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return game
 
 
@@ -52,7 +52,7 @@ def game_module(game: Any) -> Any:
         saved_module(game.header.module, game.path), game.header.decks
     )
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return module
 
 
@@ -66,9 +66,22 @@ def game_of_saved(game: Any) -> Any:
 
 
 def module_summary(game: Any, state: Any) -> Any:
-    """The game's own reading of the table (lines or a dict), where it has one."""
+    """The game's own reading of the table (lines or a dict), where it has one; before the
+    table is laid out, a line saying so."""
     rules = game_of_saved(game)
-    return rules.summary(state) if rules is not None else None
+    if rules is None:
+        return None
+    unready = not_laid_out(rules.module, state)
+    if unready is not None:
+        return [f"{game.header.module}: {unready}"]
+    return rules.summary(state)
+
+
+def refuse_unless_laid_out(path: str, module: Any, state: TableState, doing: str) -> None:
+    """A table not laid out yet has nothing the game can check or score: one line."""
+    unready = not_laid_out(module, state)
+    if unready is not None:
+        raise CliError(f"{path}: {unready}; there is nothing to {doing}")
 
 
 # ---- what one seat may read ------------------------------------------------------------
@@ -161,6 +174,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         ) from None
     rules = game_of(module)
     state = table.state if at == table.seq else table.state_at(at)
+    refuse_unless_laid_out(args.file, module, state, "check")
     seat = _seat_of(args, state)
     findings = rules.audit(state) if rules else None
     if findings is None:
@@ -192,6 +206,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         ) from None
     rules = game_of(module)
     state = game.table.state
+    refuse_unless_laid_out(args.file, module, state, "score")
     seat_id = _seat_of(args, state)
     rows = rules.score(state) if rules is not None else None
     if rows is None:

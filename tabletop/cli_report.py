@@ -17,6 +17,7 @@ import json
 import sys
 
 from tabletop.cli_games import CliError
+from tabletop.core import printable
 
 
 def _progress(message: str) -> None:
@@ -47,7 +48,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ReportError as exc:
         raise CliError(str(exc)) from None
     for problem in data["problems"]:
-        print(f"tabletop report: {problem}", file=sys.stderr)
+        print(printable(f"tabletop report: {problem}"), file=sys.stderr)
     parts = len(data["revisions"])
     print(
         f"{args.output}: {data['games']} games, {parts} revision{'s' if parts != 1 else ''}",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.cli_games import CliError
-from tabletop.core import NOTE_TAGS, RATINGS
+from tabletop.core import NOTE_TAGS, RATINGS, printable
 from tabletop.persist import atomic_write_text
 from tabletop.report.sessions import SHA_SHORT, game_files, read_rows, session_row
 
@@ -150,7 +150,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     else:
         text = table_text(rows) if rows else "no games found\n"
     for problem in problems:
-        print(f"tabletop sessions: {problem}", file=sys.stderr)
+        print(printable(f"tabletop sessions: {problem}"), file=sys.stderr)
     if args.output:
         write_whole(args.output, text)
         print(f"{args.output}: {len(rows)} games", file=sys.stderr)

@@ -81,6 +81,8 @@ def read_position(path: str, module: Any) -> Position:
         raise PositionError(f"{path}: cannot be read ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise PositionError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PositionError(f"{path}: nested too deeply to read") from None
     return parse_position(data, path, module)
 
 

@@ -84,6 +84,8 @@ def read_layout(path: str | os.PathLike[str]) -> Layout:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise SetupError(f"{path}, line {error.lineno}: not JSON ({error.msg})") from None
+    except RecursionError:
+        raise SetupError(f"{path}: nested too deeply to read") from None
     return layout_from_json(data, str(path))
 
 

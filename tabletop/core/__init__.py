@@ -34,6 +34,7 @@ from .randomness import Randomizer
 from .record import RATINGS, Record, RecordParts, minutes_text, record_of
 from .state import Seat, TableState
 from .table import Change, Entry, Table, compound
+from .textsafe import clipped, escaped, printable, quoted
 from .viewcommands import Replace, Unseen, Viewed
 
 __all__ = [
@@ -86,6 +87,10 @@ __all__ = [
     "Where",
     "actions",
     "actor_label",
+    "clipped",
+    "escaped",
+    "printable",
+    "quoted",
     "bot_actor",
     "is_bot",
     "owners_moved",

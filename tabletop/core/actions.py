@@ -29,6 +29,7 @@ from .commands import (
 from .errors import CommandError
 from .pieces import Piece
 from .state import TableState
+from .textsafe import quoted
 
 
 def where_is(state: TableState, pid: str) -> Where:
@@ -51,7 +52,7 @@ def move(
     """Move a piece to a place; by default on top of a stack or at the end of a row."""
     src = where_is(state, pid)
     if place not in state.places:
-        raise CommandError(f"there is no place {place!r} on the table")
+        raise CommandError(f"there is no place {quoted(place)} on the table")
     size = len(state.places[place].contents) - (1 if place == src.place else 0)
     if index is None:
         index = size
@@ -72,7 +73,7 @@ def add_piece(
 ) -> AddPiece:
     record = piece.record() if isinstance(piece, Piece) else dict(piece)
     if place not in state.places:
-        raise CommandError(f"there is no place {place!r} on the table")
+        raise CommandError(f"there is no place {quoted(place)} on the table")
     if index is None:
         index = len(state.places[place].contents)
     return AddPiece(record, Where(place, index, spot, x, y))
@@ -176,7 +177,7 @@ def draw(
     if dest == deck:
         raise CommandError("draw into another place than the deck itself")
     if count > len(contents):
-        raise CommandError(f"{deck!r} holds {len(contents)}, not {count}")
+        raise CommandError(f"{quoted(deck)} holds {len(contents)}, not {count}")
     steps: list[Command] = []
     dest_size = len(state.place(dest).contents)
     for i in range(count):
@@ -200,7 +201,7 @@ def deal(state: TableState, deck: str, hands: Sequence[str], count: int = 1) -> 
     contents = state.place(deck).contents
     needed = count * len(hands)
     if needed > len(contents):
-        raise CommandError(f"{deck!r} holds {len(contents)}; dealing needs {needed}")
+        raise CommandError(f"{quoted(deck)} holds {len(contents)}; dealing needs {needed}")
     sizes = {h: len(state.place(h).contents) for h in hands}
     steps: list[Command] = []
     top = len(contents) - 1
@@ -230,7 +231,7 @@ def search(
 ) -> Compound:
     """A seat looks through a deck and takes one piece from it."""
     if state.piece(pid).place != deck:
-        raise CommandError(f"{pid!r} is not in {deck!r}")
+        raise CommandError(f"{quoted(pid)} is not in {quoted(deck)}")
     steps = [lambda s: peek(s, seat, deck), lambda s: move(s, pid, dest)]
     if face_up is not None and state.piece(pid).face_up != face_up:
         steps.append(lambda s: flip(s, pid, face_up))

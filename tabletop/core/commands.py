@@ -22,6 +22,7 @@ from .limits import LAYOUT_BOUND_TEXT, MAX_PIECES, MAX_PLACES, layout_number
 from .pieces import Piece
 from .places import SPOTTED_KINDS, Place
 from .state import TableState
+from .textsafe import quoted
 
 
 class Where(NamedTuple):
@@ -222,7 +223,7 @@ def command_from_dict(d: Any) -> Command:
     op = d.get("op")
     cls = _REGISTRY.get(op) if isinstance(op, str) else None
     if cls is None:
-        raise FormatError(f"unknown command {op!r}")
+        raise FormatError(f"unknown command {quoted(op)}")
     try:
         return cls.parse(d)
     except FormatError:
@@ -234,14 +235,14 @@ def command_from_dict(d: Any) -> Command:
 def _piece(state: TableState, pid: str) -> Piece:
     piece = state.pieces.get(pid)
     if piece is None:
-        raise CommandError(f"there is no piece {pid!r} on the table")
+        raise CommandError(f"there is no piece {quoted(pid)} on the table")
     return piece
 
 
 def _place(state: TableState, place_id: str) -> Place:
     place = state.places.get(place_id)
     if place is None:
-        raise CommandError(f"there is no place {place_id!r} on the table")
+        raise CommandError(f"there is no place {quoted(place_id)} on the table")
     return place
 
 
@@ -249,16 +250,18 @@ def _check_target(state: TableState, pid: str | None, where: Where, moving_withi
     """Check that a piece may be put at ``where``; return the place."""
     place = state.places.get(where.place)  # _place and Place.has_spot, read here: every move
     if place is None:
-        raise CommandError(f"there is no place {where.place!r} on the table")
+        raise CommandError(f"there is no place {quoted(where.place)} on the table")
     if not (where.spot in place._spot_set if place.kind in SPOTTED_KINDS else where.spot is None):
         if where.spot is None:
-            raise CommandError(f"{place.id!r} is a {place.kind} place: say which spot")
-        raise CommandError(f"{place.id!r} has no spot {where.spot!r}")
+            raise CommandError(f"{quoted(place.id)} is a {place.kind} place: say which spot")
+        raise CommandError(f"{quoted(place.id)} has no spot {quoted(where.spot)}")
     if where.x is not None and place.kind != "area":
-        raise CommandError(f"{place.id!r} is a {place.kind}, not a free area: it takes no x, y")
+        raise CommandError(
+            f"{quoted(place.id)} is a {place.kind}, not a free area: it takes no x, y"
+        )
     size = len(place.contents) - (1 if moving_within else 0)
     if not 0 <= where.index <= size:
-        raise CommandError(f"position {where.index} is outside {place.id!r} (0 to {size})")
+        raise CommandError(f"position {where.index} is outside {quoted(place.id)} (0 to {size})")
     if place.capacity is not None:
         if place.kind in SPOTTED_KINDS:
             held = sum(
@@ -278,24 +281,28 @@ def _check_target(state: TableState, pid: str | None, where: Where, moving_withi
         and pid in state.places  # only a piece carrying regions (they share its id) carries
         and pid in state.ancestors(place.id)
     ):
-        raise CommandError(f"{pid!r} cannot be put onto itself or onto what it carries")
+        raise CommandError(f"{quoted(pid)} cannot be put onto itself or onto what it carries")
     return place
 
 
 def _check_at(state: TableState, pid: str, where: Where) -> Piece:
     piece = state.pieces.get(pid)  # _piece, read here: every move
     if piece is None:
-        raise CommandError(f"there is no piece {pid!r} on the table")
+        raise CommandError(f"there is no piece {quoted(pid)} on the table")
     if (
         piece.place != where.place
         or piece.spot != where.spot
         or piece.x != where.x
         or piece.y != where.y
     ):
-        raise CommandError(f"{pid!r} is not at {where.describe()} (it is in {piece.place!r})")
+        raise CommandError(
+            f"{quoted(pid)} is not at {where.describe()} (it is in {quoted(piece.place)})"
+        )
     contents = state.places[where.place].contents
     if not 0 <= where.index < len(contents) or contents[where.index] != pid:
-        raise CommandError(f"{pid!r} is not at position {where.index} of {where.place!r}")
+        raise CommandError(
+            f"{quoted(pid)} is not at position {where.index} of {quoted(where.place)}"
+        )
     return piece
 
 
@@ -355,7 +362,7 @@ class AddPiece(Command):
     def apply(self, state: TableState) -> None:
         pid = self.piece["id"]
         if pid in state.pieces:
-            raise CommandError(f"there is already a piece {pid!r}")
+            raise CommandError(f"there is already a piece {quoted(pid)}")
         if len(state.pieces) >= MAX_PIECES:
             raise CommandError(f"a table holds at most {MAX_PIECES:,} pieces (the limit)")
         _check_target(state, None, self.at, False)
@@ -406,9 +413,9 @@ class RemovePiece(Command):
         pid = self.piece["id"]
         current = _check_at(state, pid, self.at)
         if current.record() != self.piece:
-            raise CommandError(f"{pid!r} has changed since this removal was made")
+            raise CommandError(f"{quoted(pid)} has changed since this removal was made")
         if state.regions_of(pid) is not None:
-            raise CommandError(f"{pid!r} carries regions: remove them first")
+            raise CommandError(f"{quoted(pid)} carries regions: remove them first")
         del state.places[self.at.place].contents[self.at.index]
         del state.pieces[pid]
 
@@ -441,7 +448,7 @@ class AddPlace(Command):
     def apply(self, state: TableState) -> None:
         pid = self.spec.get("id")
         if pid in state.places:
-            raise CommandError(f"there is already a place {pid!r}")
+            raise CommandError(f"there is already a place {quoted(pid)}")
         if len(state.places) >= MAX_PLACES:
             raise CommandError(f"a table holds at most {MAX_PLACES:,} places (the limit)")
         try:
@@ -451,9 +458,9 @@ class AddPlace(Command):
         if place.parent is not None:
             _piece(state, place.parent)
             if place.id != place.parent:
-                raise CommandError(f"the regions of {place.parent!r} must share its id")
+                raise CommandError(f"the regions of {quoted(place.parent)} must share its id")
         elif pid in state.pieces:
-            raise CommandError(f"{pid!r} is already the id of a piece")
+            raise CommandError(f"{quoted(pid)} is already the id of a piece")
         state.places[place.id] = place
 
     def inverse(self) -> Command:
@@ -490,9 +497,9 @@ class RemovePlace(Command):
     def apply(self, state: TableState) -> None:
         place = _place(state, self.spec["id"])
         if place.contents:
-            raise CommandError(f"{place.id!r} is not empty")
+            raise CommandError(f"{quoted(place.id)} is not empty")
         if place.spec() != Place.from_spec(self.spec).spec():
-            raise CommandError(f"{place.id!r} has changed since this was made")
+            raise CommandError(f"{quoted(place.id)} has changed since this was made")
         del state.places[place.id]
 
     def inverse(self) -> Command:
@@ -511,7 +518,9 @@ class RemovePlace(Command):
 def _check_old(state: TableState, pid: str, attr: str, old: Any) -> Piece:
     piece = _piece(state, pid)
     if getattr(piece, attr) != old:
-        raise CommandError(f"{pid!r} has {attr} {getattr(piece, attr)!r}, not {old!r}")
+        raise CommandError(
+            f"{quoted(pid)} has {attr} {quoted(getattr(piece, attr))}, not {quoted(old)}"
+        )
     return piece
 
 
@@ -558,7 +567,7 @@ class Rotate(Command):
 
     def apply(self, state: TableState) -> None:
         if self.new not in (0, 1, 2, 3):
-            raise CommandError(f"rotation must be 0 to 3 quarter turns, not {self.new!r}")
+            raise CommandError(f"rotation must be 0 to 3 quarter turns, not {quoted(self.new)}")
         _check_old(state, self.piece, "rotation", self.old).rotation = self.new
 
     def inverse(self) -> Command:
@@ -597,11 +606,11 @@ class Roll(Command):
         dice = [_piece(state, pid) for pid in self.pieces]
         for die, old, new in zip(dice, self.old, self.new, strict=True):
             if die.value != old:
-                raise CommandError(f"{die.id!r} shows {die.value!r}, not {old!r}")
+                raise CommandError(f"{quoted(die.id)} shows {quoted(die.value)}, not {quoted(old)}")
             faces = die.props.get("faces")
             # None is a die not rolled yet: undoing its first roll puts it back to None
             if faces is not None and new is not None and new not in faces:
-                raise CommandError(f"{die.id!r} has no face {new!r}")
+                raise CommandError(f"{quoted(die.id)} has no face {quoted(new)}")
         for die, new in zip(dice, self.new, strict=True):
             die.value = new
 
@@ -653,7 +662,7 @@ class Shuffle(Command):
     def apply(self, state: TableState) -> None:
         place = _place(state, self.place)
         if tuple(place.contents) != self.old:
-            raise CommandError(f"{self.place!r} is not in the order this shuffle expects")
+            raise CommandError(f"{quoted(self.place)} is not in the order this shuffle expects")
         if sorted(self.new) != sorted(self.old):
             raise CommandError("a shuffle must keep the same pieces")
         place.contents[:] = self.new
@@ -699,7 +708,7 @@ class SetProperty(Command):
         owner = _place(state, self.target) if self.on_place else _piece(state, self.target)
         if owner.props.get(self.key) != self.old:
             raise CommandError(
-                f"{self.target!r}.{self.key} is {owner.props.get(self.key)!r}, not {self.old!r}"
+                f"{quoted(self.target)}.{self.key} is {quoted(owner.props.get(self.key))}, not {quoted(self.old)}"
             )
         if self.new is None:
             owner.props.pop(self.key, None)
@@ -731,8 +740,8 @@ class SetProperty(Command):
     def describe(self, names: Names = PLAIN) -> str:
         target = names.place(self.target) if self.on_place else names.piece(self.target)
         if names is PLAIN:
-            return f"set {target}.{self.key} to {self.new!r}"
-        return f"set {self.key} of {target} to {self.new!r}"
+            return f"set {target}.{self.key} to {quoted(self.new)}"
+        return f"set {self.key} of {target} to {quoted(self.new)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -778,7 +787,7 @@ class SetCounter(Command):
     def apply(self, state: TableState) -> None:
         if state.counters.get(self.name) != self.old:
             raise CommandError(
-                f"{self.name} is {state.counters.get(self.name)!r}, not {self.old!r}"
+                f"{self.name} is {quoted(state.counters.get(self.name))}, not {quoted(self.old)}"
             )
         if self.new is None:
             state.counters.pop(self.name, None)
@@ -799,7 +808,7 @@ class SetCounter(Command):
         return cls(_text(d, "name", cls.op), d.get("old"), d.get("new"))
 
     def describe(self, names: Names = PLAIN) -> str:
-        return f"set {self.name} to {self.new!r}"
+        return f"set {self.name} to {quoted(self.new)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -815,7 +824,7 @@ class Peek(Command):
         place = _place(state, self.place)
         for pid in self.pieces:
             if pid not in state.pieces or state.pieces[pid].place != place.id:
-                raise CommandError(f"{pid!r} is not in {self.place!r}")
+                raise CommandError(f"{quoted(pid)} is not in {quoted(self.place)}")
 
     def inverse(self) -> Command:
         return self

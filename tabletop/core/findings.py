@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import FormatError
+from .textsafe import quoted
 
 
 class Severity(StrEnum):
@@ -53,7 +54,7 @@ class Finding:
             raw = d.get("severity", "illegal")
             severity = Severity("illegal" if raw == "error" else raw)
         except ValueError:
-            raise FormatError(f"unknown finding severity {d.get('severity')!r}") from None
+            raise FormatError(f"unknown finding severity {quoted(d.get('severity'))}") from None
         pieces = d.get("pieces", [])
         if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
             raise FormatError("a finding's 'pieces' must be a list of piece ids")

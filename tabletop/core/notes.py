@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from .commands import PLAIN, Command, Names, _text
 from .errors import CommandError, FormatError
 from .state import TableState
+from .textsafe import quoted
 
 # tag -> how it reads
 NOTE_TAGS: dict[str, str] = {
@@ -101,7 +102,7 @@ class Annotate(Command):
     def parse(cls, d: dict[str, Any]) -> Annotate:
         action = d.get("action")
         if action not in NOTE_ACTIONS:
-            raise FormatError(f"command 'annotate': unknown action {action!r}")
+            raise FormatError(f"command 'annotate': unknown action {quoted(action)}")
         note = d.get("note")
         if (note is None) != (action == "add") or (note is not None and type(note) is not int):
             raise FormatError("command 'annotate': an edit or a removal names its 'note' by number")
@@ -109,7 +110,7 @@ class Annotate(Command):
             return cls(action, note)
         tag = _text(d, "tag", cls.op)
         if tag not in NOTE_TAGS:
-            raise FormatError(f"command 'annotate': unknown tag {tag!r}")
+            raise FormatError(f"command 'annotate': unknown tag {quoted(tag)}")
         at, pieces = d.get("at"), d.get("pieces", [])
         if type(at) is not int or at < 0:
             raise FormatError("command 'annotate': 'at' must be an entry's number")
@@ -231,7 +232,7 @@ def note_tag(text: str) -> str:
     for tag, words in NOTE_TAGS.items():
         if key == words:
             return tag
-    raise CommandError(f"there is no note tag {text!r} (tags: {', '.join(NOTE_TAGS)})")
+    raise CommandError(f"there is no note tag {quoted(text)} (tags: {', '.join(NOTE_TAGS)})")
 
 
 def check_note(
@@ -248,11 +249,13 @@ def check_note(
     if command.action == "remove":
         return
     if command.tag not in NOTE_TAGS:
-        raise CommandError(f"there is no note tag {command.tag!r} (tags: {', '.join(NOTE_TAGS)})")
+        raise CommandError(
+            f"there is no note tag {quoted(command.tag)} (tags: {', '.join(NOTE_TAGS)})"
+        )
     if not command.text.strip():
         raise CommandError("a note needs some text")
     if not 0 <= command.at <= len(entries):
         raise CommandError(f"there is no entry {command.at}: the log holds 0 to {len(entries)}")
     for pid in command.pieces:
         if not known(pid):
-            raise CommandError(f"there is no piece {pid!r} on the table")
+            raise CommandError(f"there is no piece {quoted(pid)} on the table")

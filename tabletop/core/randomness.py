@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Protocol
 from .commands import PLAIN, Command, Names
 from .errors import CommandError, FormatError
 from .state import TableState
+from .textsafe import quoted
 
 SCHEME = "hmac-sha256/v1"
 SEED_BYTES = 32
@@ -507,7 +508,7 @@ class Randomizer:
                 face = self._forced_faces[0]
                 if face not in faces:
                     raise CommandError(
-                        f"the forced face {face!r} is not on this die ({list(faces)})"
+                        f"the forced face {quoted(face)} is not on this die ({list(faces)})"
                     )
                 self._forced_faces.popleft()
                 result.append(face)

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from .commands import PLAIN, Command, Names
 from .errors import CommandError, FormatError
 from .state import TableState
+from .textsafe import quoted
 
 RECORD_ACTIONS = ("session", "played", "result", "form")
 RATINGS = ("fun", "length", "clarity")  # each 1..5
@@ -49,7 +50,7 @@ def _number(value: Any) -> bool:
 def record_problem(action: str, data: dict[str, Any]) -> str | None:
     """What is wrong with a record's data, in a few words, or None."""
     if action not in RECORD_ACTIONS:
-        return f"unknown action {action!r} (actions: {', '.join(RECORD_ACTIONS)})"
+        return f"unknown action {quoted(action)} (actions: {', '.join(RECORD_ACTIONS)})"
     if action == "session":
         testers = data.get("testers", {})
         if not isinstance(testers, dict) or not all(
@@ -201,4 +202,4 @@ def check_record(command: Record, seats: Sequence[str]) -> None:
         named = list(d["scores"])
     for seat in named:
         if seat not in seats:
-            raise CommandError(f"there is no seat {seat!r} (seats: {', '.join(seats)})")
+            raise CommandError(f"there is no seat {quoted(seat)} (seats: {', '.join(seats)})")

@@ -13,6 +13,7 @@ from .errors import FormatError, UnknownId
 from .limits import LAYOUT_BOUND_TEXT, MAX_PIECES, MAX_PLACES, layout_number
 from .pieces import Piece
 from .places import Place
+from .textsafe import quoted
 
 
 def _id_key(record: Any) -> str:
@@ -141,19 +142,19 @@ class TableState:
         try:
             return self.pieces[pid]
         except KeyError:
-            raise UnknownId(f"there is no piece {pid!r} on the table") from None
+            raise UnknownId(f"there is no piece {quoted(pid)} on the table") from None
 
     def place(self, place_id: str) -> Place:
         try:
             return self.places[place_id]
         except KeyError:
-            raise UnknownId(f"there is no place {place_id!r} on the table") from None
+            raise UnknownId(f"there is no place {quoted(place_id)} on the table") from None
 
     def seat(self, seat_id: str) -> Seat:
         for seat in self.seats:
             if seat.id == seat_id:
                 return seat
-        raise UnknownId(f"there is no seat {seat_id!r} at the table")
+        raise UnknownId(f"there is no seat {quoted(seat_id)} at the table")
 
     def index_of(self, pid: str) -> int:
         piece = self.pieces[pid]
@@ -250,17 +251,19 @@ class TableState:
             for pid in place.contents:
                 piece = self.pieces.get(pid)
                 if piece is None:
-                    return f"place {place.id!r} lists unknown piece {pid!r}"
+                    return f"place {quoted(place.id)} lists unknown piece {quoted(pid)}"
                 if pid in seen:
-                    return f"piece {pid!r} lies in two places"
+                    return f"piece {quoted(pid)} lies in two places"
                 seen.add(pid)
                 if piece.place != place.id:
-                    return f"piece {pid!r} says it is in {piece.place!r} but lies in {place.id!r}"
+                    return f"piece {quoted(pid)} says it is in {quoted(piece.place)} but lies in {quoted(place.id)}"
                 if not place.has_spot(piece.spot):
-                    return f"piece {pid!r} is on spot {piece.spot!r}, which {place.id!r} lacks"
+                    return f"piece {quoted(pid)} is on spot {quoted(piece.spot)}, which {quoted(place.id)} lacks"
             if place.parent is not None and place.parent not in self.pieces:
-                return f"place {place.id!r} is carried by unknown piece {place.parent!r}"
+                return (
+                    f"place {quoted(place.id)} is carried by unknown piece {quoted(place.parent)}"
+                )
         missing = set(self.pieces) - seen
         if missing:
-            return f"piece {sorted(missing)[0]!r} lies in no place"
+            return f"piece {quoted(sorted(missing)[0])} lies in no place"
         return None

@@ -39,6 +39,7 @@ from .notes import Annotate, PlaytestNote, check_note, notes_of
 from .randomness import CHANCE_COMMANDS, Derivation, Randomizer
 from .record import Record, RecordParts, check_record, record_of
 from .state import TableState
+from .textsafe import quoted
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
@@ -92,7 +93,7 @@ class Entry(NamedTuple):
             raise FormatError("a log entry's 'actor' must be text")
         kind = d.get("kind", "do")
         if kind not in ENTRY_KINDS:
-            raise FormatError(f"unknown entry kind {kind!r}")
+            raise FormatError(f"unknown entry kind {quoted(kind)}")
         t = d.get("t", 0.0)
         if not isinstance(t, int | float) or isinstance(t, bool):
             raise FormatError("a log entry's 't' must be a number")
@@ -490,7 +491,7 @@ class Table:
         for die in pieces:
             die_faces = die.props.get("faces")
             if not die_faces:
-                raise CommandError(f"{die.id!r} is not a die (it has no faces)")
+                raise CommandError(f"{quoted(die.id)} is not a die (it has no faces)")
             faces.append(die_faces)
         mark = self.random.mark()
         try:

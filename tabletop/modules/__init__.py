@@ -13,7 +13,7 @@ from .catalogue import (
 from .deck import Column, Deck
 from .manifest import KindDef, Module, PlaceDef
 from .problems import ModuleError, Problem
-from .setup import SetupContext, SetupError, new_game, resolve_seats
+from .setup import SetupContext, SetupError, new_game, not_laid_out, resolve_seats
 
 __all__ = [
     "MODULE_DIR_HINT",
@@ -32,6 +32,7 @@ __all__ = [
     "module_ids",
     "name_module_folders",
     "new_game",
+    "not_laid_out",
     "resolve_seats",
     "resources_dir",
     "saved_module",

@@ -50,7 +50,7 @@ def default_module() -> str:
     path = resources_dir() / "catalogue.toml"
     try:
         named = tomllib.loads(path.read_text(encoding="utf-8")).get("default")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         named = None
     return named if isinstance(named, str) and named in module_ids() else DEFAULT_MODULE
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core.limits import MAX_DECK_BYTES, size_text
+from tabletop.core.textsafe import quoted
 
 from .problems import Problem
 
@@ -50,11 +51,11 @@ class Column:
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"{text!r} is not a number") from None
+                raise ValueError(f"{quoted(text)} is not a number") from None
         elif self.type == "bool":
             low = text.lower()
             if low not in _TRUE | _FALSE:
-                raise ValueError(f"{text!r} is not yes or no")
+                raise ValueError(f"{quoted(text)} is not yes or no")
             value = low in _TRUE
         elif self.type == "list":
             value = [part.strip() for part in text.split(";") if part.strip()]
@@ -63,7 +64,7 @@ class Column:
         values = value if isinstance(value, list) else [value]
         for item in values:
             if self.choices and str(item) not in self.choices:
-                raise ValueError(f"{item!r} is not one of {', '.join(self.choices)}")
+                raise ValueError(f"{quoted(item)} is not one of {', '.join(self.choices)}")
             if isinstance(item, int | float) and not isinstance(item, bool):
                 if self.minimum is not None and item < self.minimum:
                     raise ValueError(f"{item} is below the smallest allowed, {self.minimum:g}")
@@ -76,7 +77,7 @@ def _int(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a whole number") from None
+        raise ValueError(f"{quoted(text)} is not a whole number") from None
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class Deck:
         for card in self.cards:
             if card["id"] == card_id:
                 return card
-        raise KeyError(f"deck {self.id!r} has no card {card_id!r}")
+        raise KeyError(f"deck {quoted(self.id)} has no card {quoted(card_id)}")
 
 
 def read_deck(
@@ -140,14 +141,14 @@ def read_deck(
                 Problem(
                     shown_as,
                     1,
-                    f"column {name!r}",
+                    f"column {quoted(name)}",
                     "is not declared in the manifest's deck columns",
                 )
             )
     for name, column in by_name.items():
         if column.required and name not in names:
             problems.append(
-                Problem(shown_as, 1, f"column {name!r}", "is missing from the first line")
+                Problem(shown_as, 1, f"column {quoted(name)}", "is missing from the first line")
             )
     if len(set(names)) != len(names):
         problems.append(Problem(shown_as, 1, "", "names a column twice"))
@@ -176,7 +177,7 @@ def read_deck(
                 try:
                     card[name] = by_name[name].parse(raw)
                 except ValueError as exc:
-                    problems.append(Problem(shown_as, line, f"column {name!r}", str(exc)))
+                    problems.append(Problem(shown_as, line, f"column {quoted(name)}", str(exc)))
             card_id = card.get("id")
             if isinstance(card_id, str):
                 if card_id in seen:
@@ -185,7 +186,7 @@ def read_deck(
                             shown_as,
                             line,
                             "column 'id'",
-                            f"{card_id!r} is already used on line {seen[card_id]}",
+                            f"{quoted(card_id)} is already used on line {seen[card_id]}",
                         )
                     )
                 seen[card_id] = line

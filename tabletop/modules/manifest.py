@@ -33,6 +33,7 @@ from tabletop.core.limits import (
 )
 from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
+from tabletop.core.textsafe import quoted
 from tabletop.persist.logfile import MODULE_ID
 
 from .deck import COLUMN_TYPES, Column, Deck, read_deck
@@ -323,8 +324,7 @@ def _type_name(kinds: tuple) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return quoted(value, 40)
 
 
 def read_manifest(folder: str | Path) -> Module:
@@ -360,6 +360,8 @@ def read_manifest(folder: str | Path) -> Module:
         line = int(match.group(1)) if match else None
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise ModuleError([Problem(shown, line, "", f"is not valid TOML: {message}")]) from None
+    except RecursionError:
+        raise ModuleError([Problem(shown, None, "", "is nested too deeply to read")]) from None
     r = _Reader(shown, LineFinder(text))
     module = _read(r, data, folder)
     if r.problems:

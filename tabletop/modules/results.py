@@ -11,6 +11,8 @@ from typing import Any
 
 from tabletop.core import Record, Table, TableState
 
+from .setup import not_laid_out
+
 PLAIN = (str, int, float, bool, type(None))
 
 
@@ -27,6 +29,9 @@ def game_result(rules: Any, state: TableState) -> tuple[dict[str, Any] | None, s
     rows, their plain values)."""
     if rules is None:
         return None, "the module has no rules assistant, so no scoring: no result is recorded"
+    unready = not_laid_out(rules.module, state)
+    if unready is not None:
+        return None, f"{unready}: no result"
     flow = rules.flow
     has_score = bool(getattr(rules, "has_score", False))
     if flow is None and not has_score:

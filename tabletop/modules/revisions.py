@@ -14,6 +14,7 @@ import os
 import re
 from pathlib import Path
 
+from tabletop.core.textsafe import quoted
 from tabletop.persist import atomic_write_bytes
 
 from .deck import read_deck
@@ -48,7 +49,10 @@ def with_revision(module: Module, name: str, deck_id: str | None = None) -> Modu
         raise ModuleError(
             [
                 Problem(
-                    module.id, None, "deck", f"there is no revision {name!r} (revisions: {known})"
+                    module.id,
+                    None,
+                    "deck",
+                    f"there is no revision {quoted(name)} (revisions: {known})",
                 )
             ]
         )
@@ -140,7 +144,7 @@ def module_for_game(module: Module, decks: list[dict[str, str]]) -> tuple[Module
                 module = with_revision(module, stem, deck_id)
             except ModuleError as exc:
                 warnings.append(
-                    f"the game's deck revision {stem!r} cannot be loaded ({exc}); the module's own deck is used"
+                    f"the game's deck revision {quoted(stem)} cannot be loaded ({exc}); the module's own deck is used"
                 )
                 continue
         if recorded.get("sha256") and module.decks[deck_id].sha256 != recorded["sha256"]:

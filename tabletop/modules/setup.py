@@ -13,10 +13,21 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop.core import Command, CommandError, Compound, Flip, Seat, Table, TableError, actions
+from tabletop.core import (
+    Command,
+    CommandError,
+    Compound,
+    Flip,
+    Seat,
+    Table,
+    TableError,
+    TableState,
+    actions,
+)
 from tabletop.core.commands import AddPiece, AddPlace, Where
 from tabletop.core.limits import MAX_PIECES
 from tabletop.core.randomness import Contribute, SecretSeed
+from tabletop.core.textsafe import quoted
 from tabletop.persist import Game, Header
 
 from .gamecode import game_of
@@ -297,6 +308,23 @@ class SetupContext:
 
 def _draw_one(state: Any, source: str, target: str, spot: str | None, face_up: bool) -> Command:
     return actions.draw(state, source, target, 1, spot=spot, face_up=face_up)
+
+
+def not_laid_out(module: Module, state: TableState) -> str | None:
+    """Why the table cannot be read in its game's terms yet, or None.
+
+    A setup lays out every place of the manifest first. A log that stops before that (a header
+    alone, as a crash while the game was being set up leaves it), or the table before entry 1,
+    holds none of the places the game's reading, scoring, audit and procedures work with."""
+    for place in module.places:
+        for seat in state.seats if place.per_seat else [None]:
+            place_id = place.spec_for(seat)["id"]
+            if place_id not in state.places:
+                return (
+                    "the game's table is not laid out yet "
+                    f"(its setup has not put out the place {quoted(place_id)})"
+                )
+    return None
 
 
 def check_options(module: Module, options: dict[str, str]) -> dict[str, str]:

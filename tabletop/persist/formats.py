@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tabletop.core.textsafe import quoted
+
 FORMAT_NAME = "tabletop-log"
 CURRENT_VERSION = 1
 
@@ -34,7 +36,9 @@ def migrate(
     steps = MIGRATIONS if migrations is None else migrations
     version = header.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise VersionError(f"the format version must be a whole number from 1, not {version!r}")
+        raise VersionError(
+            f"the format version must be a whole number from 1, not {quoted(version)}"
+        )
     if version > CURRENT_VERSION:
         raise VersionError(
             f"it was written in format version {version}, by a newer tabletop; "

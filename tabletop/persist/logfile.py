@@ -31,6 +31,7 @@ from tabletop.core import Entry, FormatError, Policy, Seat, TableError
 from tabletop.core.limits import MAX_LOG_BYTES, MAX_LOG_LINE, size_text
 from tabletop.core.randomness import randomness_problem
 from tabletop.core.state import digest_of
+from tabletop.core.textsafe import quoted
 
 from .atomic import atomic_writer
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
@@ -184,10 +185,36 @@ class LogContents:
 
 
 _DECODER = json.JSONDecoder()
+# How deep a line's values may nest: a table's state is a few levels deep, a value a piece
+# carries a few more; far deeper nesting is damage, and would overflow the stack of the
+# functions that copy, compare and write states.
+MAX_DEPTH = 100
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` deep in ``value`` (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if type(item) is dict else item
+        stack.extend((c, depth + 1) for c in children if type(c) is dict or type(c) is list)
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """One line of the log. Text is written as itself, except in a line holding a lone UTF-16
+    surrogate (read from a JSON escape, or from a command line that was not UTF-8): no UTF-8
+    file can hold one, so that line is written with every non-ASCII character escaped, and
+    reads back the same."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    if _SURROGATE.search(text) is None:
+        return text
+    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
 
 
 def checkpoint_record(
@@ -237,7 +264,9 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
             )
         try:
             record = decode(raw.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
+            if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _deeper_than(record, MAX_DEPTH):
+                raise RecursionError
+        except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as exc:
             if not raw.strip():
                 continue  # a blank line
             if number == last and not complete:
@@ -247,11 +276,14 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
                 )
                 good_length = len(data) - len(raw)
                 break
-            reason = (
-                "it is not UTF-8 text"
-                if isinstance(exc, UnicodeDecodeError)
-                else "it is not valid JSON"
-            )
+            if isinstance(exc, UnicodeDecodeError):
+                reason = "it is not UTF-8 text"
+            elif isinstance(exc, MemoryError):
+                reason = "it is too large to read"
+            elif isinstance(exc, RecursionError):
+                reason = f"its values are nested more than {MAX_DEPTH} deep"
+            else:
+                reason = "it is not valid JSON"
             raise LogError(path, number, reason) from None
         if type(record) is not dict:
             raise LogError(path, number, "it is not a JSON object")
@@ -303,7 +335,9 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
 def _parse_checkpoint(path: Path, number: int, record: dict[str, Any], after: int) -> Checkpoint:
     seq, digest, state = record.get("checkpoint"), record.get("hash"), record.get("state")
     if seq != after:
-        raise LogError(path, number, f"a checkpoint for entry {seq!r} stands after entry {after}")
+        raise LogError(
+            path, number, f"a checkpoint for entry {quoted(seq)} stands after entry {after}"
+        )
     if not isinstance(digest, str) or not isinstance(state, dict):
         raise LogError(path, number, "a checkpoint needs a text 'hash' and an object 'state'")
     draws, undo, redo = record.get("draws", 0), record.get("undo", []), record.get("redo", [])

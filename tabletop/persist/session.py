@@ -145,10 +145,19 @@ class Game:
     ) -> Game:
         """Open a log: rebuild the table, check it, and (if writable) go on writing to it.
 
-        ``verify`` replays every entry from the start and compares the state with
-        every checkpoint's hash; without it the table resumes from the last
-        checkpoint whose own hash is right. Nothing is written unless the open
-        succeeds. The policy is the log's own (its header's, then its 'policy'
+        ``verify`` (the default) replays every entry from the start and compares the table
+        with every checkpoint (its state, hash and undo stacks): a log whose entries and
+        checkpoints disagree, however it came to be, is refused naming the line.
+
+        ``verify=False`` is for logs this program wrote itself and has not let out of its
+        hands (its benchmarks): the table resumes from the last checkpoint whose hash
+        matches its own state and replays only the entries after it. That hash is a check
+        against damage, not against editing: the log has no secret, so a checkpoint whose
+        state was edited and its hash computed again is taken as it stands, even though the
+        entries before it would not lead there. Every command that opens a file (inspect,
+        check, score, render, log, play, the procedures, sessions, report) verifies.
+
+        Nothing is written unless the open succeeds. The policy is the log's own (its header's, then its 'policy'
         entries); ``policy`` is used only for a log that records none.
         """
         with _gc_paused():

@@ -30,6 +30,7 @@ from typing import Any
 
 from rules_assist.simulate import simulate
 from tabletop.core import NOTE_TAGS, RATINGS, seat_of
+from tabletop.core.textsafe import without_surrogates
 from tabletop.modules import ModuleError, deck_diff, saved_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.revisions import module_for_game
@@ -186,7 +187,7 @@ def read_facts(
     found = []
     for i, (game, rules) in enumerate(read_games(files, problems), 1):
         try:
-            found.append(game_facts(game, rules))
+            found.append(without_surrogates(game_facts(game, rules)))
         except (ValueError, KeyError) as exc:
             problems.append(f"{game.path}: its session record cannot be read: {exc}")
         if progress is not None and _now(i, len(files)):

@@ -17,7 +17,8 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from tabletop.core import NOTE_TAGS, RATINGS, TableError
+from tabletop.core import NOTE_TAGS, RATINGS, TableError, printable
+from tabletop.core.textsafe import without_surrogates
 from tabletop.modules import ModuleError, saved_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import game_result
@@ -58,7 +59,7 @@ class GameRules:
                     saved_module(game.header.module, game.path), game.header.decks
                 )
                 for warning in warnings:
-                    print(f"warning: {warning}", file=sys.stderr)
+                    print(printable(f"warning: {warning}"), file=sys.stderr)
                 self.loaded[key] = game_of(module)
             except ModuleError:
                 self.loaded[key] = None
@@ -120,13 +121,13 @@ def read_games(files: list[str], problems: list[str]) -> Iterator[tuple[Game, An
     rules = GameRules()
     for path in files:
         try:
-            game = Game.open(path, writable=False, verify=False)
+            game = Game.open(path, writable=False)  # received files: replayed in full
         except (TableError, OSError, UnicodeDecodeError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             problems.append(f"{path}: not a game that can be read: {why}")
             continue
         for warning in game.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(printable(f"warning: {warning}"), file=sys.stderr)
         yield game, rules.of(game)
 
 
@@ -136,7 +137,7 @@ def read_rows(files: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
     problems: list[str] = []
     for game, rules in read_games(files, problems):
         try:
-            rows.append(session_row(game, rules))
+            rows.append(without_surrogates(session_row(game, rules)))
         except (TableError, ValueError, KeyError) as exc:
             problems.append(f"{game.path}: its session record cannot be read: {exc}")
     return rows, problems

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from tabletop.core import TableError
+from tabletop.modules import not_laid_out
 
 from .session import TableSession
 
@@ -52,8 +53,15 @@ class ScorePanel(QWidget):
             self.title.setText("This module has no scoring.")
             self.table.setRowCount(0)
             return
+        state = self.session.state
+        unready = not_laid_out(self.session.module, state) if self.session.module else None
+        if unready is not None:  # looking back before entry 1: nothing to count yet
+            self.title.setText(f"The score cannot be counted: {unready}")
+            self.rows, self.final = [], False
+            self.table.setRowCount(0)
+            return
         try:
-            rows = list(self._score_of(self.session.state))
+            rows = list(self._score_of(state))
         except TableError as exc:  # a table the rules cannot read: say so, keep the window
             self.title.setText(f"The score cannot be counted: {exc}")
             return

@@ -45,7 +45,17 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop import __version__
-from tabletop.core import Annotate, Command, Compound, Mode, Policy, Record, TableError, actions
+from tabletop.core import (
+    Annotate,
+    Command,
+    Compound,
+    Mode,
+    Policy,
+    Record,
+    TableError,
+    actions,
+    printable,
+)
 from tabletop.core.notes import png_text
 from tabletop.export.header import snapshot_header
 from tabletop.export.snapshot import (
@@ -62,6 +72,7 @@ from tabletop.modules import (
     default_module,
     find_module,
     new_game,
+    not_laid_out,
     saved_module,
 )
 from tabletop.modules.results import game_result, record_result
@@ -1483,7 +1494,13 @@ class MainWindow(QMainWindow):
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
-        self.show_game(game)
+        module = module_for(game)
+        unready = not_laid_out(module, game.state) if module is not None else None
+        if unready is not None:  # a crash while setting up: nothing the game can show yet
+            game.close()
+            self._error("Cannot open the game", f"{path}: {unready}")
+            return None
+        self.show_game(game, module)
         return game
 
     def save_as_dialog(self) -> None:
@@ -1734,6 +1751,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _error(self, title: str, message: str) -> None:
+        message = printable(message)  # what a file holds: escaped, and cut if long
         self.statusBar().showMessage(message, 15000)
         if self.ask:
             QMessageBox.critical(self, title, message)
