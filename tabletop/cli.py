@@ -21,6 +21,7 @@ from typing import Any
 from rules_assist import cli as procedures_cli
 from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
 from tabletop.cli_fair import new_game_hint, new_game_options
+from tabletop.cli_export import cmd_export
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -60,6 +61,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -170,8 +172,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     header = game.header
+    copy = seat_view_of(header)[0]
     print(
-        f"{args.file}: {header.module} {header.module_version}, seed {header.seed}"
+        f"{args.file}: {header.module} {header.module_version}, "
+        + (copy_owner_text(header) if copy else f"seed {header.seed}")
         + (f", variant {header.variant}" if header.variant else "")
         + f", after entry {at} of {table.seq}"
     )
@@ -196,6 +200,9 @@ def cmd_log(args: argparse.Namespace) -> int:
             raise CliError("--last must be a whole number of at least 0")
         entries = entries[len(entries) - args.last :] if args.last else []
     reader = args.seat is not None or args.spectator
+    copy, copy_seat = seat_view_of(game.header)
+    if copy and not reader:  # a seat's copy reads as its seat reads it
+        args.seat, args.spectator, reader = copy_seat, copy_seat is None, not args.json
     if args.json:
         if reader:
             raise CliError("--json prints the entries as the file holds them: leave out --seat")
@@ -299,6 +306,9 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise CliError(
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
+        copy, copy_seat = seat_view_of(game.header)
+        if copy and args.seat is None:  # a seat's copy is drawn as its seat sees it
+            args.seat = copy_seat
         try:
             module = game_module(game)
         except ModuleError as exc:
@@ -475,6 +485,7 @@ COMMANDS = {
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
+    "export": cmd_export,
     "note": cmd_note,
     "notes": cmd_notes,
     "session": cmd_session,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from tabletop.core import Command, Compound, Entry, Names, Piece, Place, Table
 from tabletop.core.commands import touched_by
 from tabletop.inspection import entry_text
-from tabletop.visibility import REFEREE, can_see
+from tabletop.visibility import REFEREE, can_see, is_anonymous
 
 Viewer = str | None  # a seat id, None for a spectator, or visibility.REFEREE
 
@@ -108,6 +108,8 @@ class ReaderNames(Names):
         piece = self._piece(pid)
         if piece is None:
             return "a piece"
+        if is_anonymous(piece):  # a seat's copy: a piece it may not see, known by its back
+            return self.words.back(piece)
         face = self.words.face(piece)
         if face:
             return face

@@ -3,7 +3,7 @@
 from .atomic import atomic_write_bytes, atomic_write_text, atomic_writer
 from .formats import CURRENT_VERSION, FORMAT_NAME
 from .logfile import Header, LogContents, LogError, LogWriter, read_log, write_log
-from .session import Game
+from .session import Game, SeatCopyError
 
 __all__ = [
     "CURRENT_VERSION",
@@ -13,6 +13,7 @@ __all__ = [
     "LogContents",
     "LogError",
     "LogWriter",
+    "SeatCopyError",
     "atomic_write_bytes",
     "atomic_write_text",
     "atomic_writer",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import shutil
 import tempfile
@@ -25,6 +26,8 @@ from .logfile import (
     read_log,
     write_log,
 )
+
+SEAT_VIEW = "seat_view"  # the header's extra that marks a seat's copy (seatview.py)
 
 
 @contextlib.contextmanager
@@ -154,6 +157,8 @@ class Game:
         policy: Policy | None,
     ) -> Game:
         contents = read_log(path)
+        if writable and SEAT_VIEW in contents.header.extra:
+            raise _read_only(path, contents.header.to_dict())
         recorded = contents.header.policy
         table = Table(
             TableState(contents.header.seats),
@@ -198,6 +203,13 @@ class Game:
         """A copy of the game at ``path`` to play on, written to ``output`` whole when the block
         ends without an error (a temporary file beside it, then one rename) and not at all
         otherwise; ``path`` is never changed."""
+        try:
+            with open(path, "rb") as handle:
+                first = json.loads(handle.readline().decode("utf-8"))
+        except (OSError, ValueError):
+            first = None  # read_log, on the copy, names what is wrong
+        if isinstance(first, dict) and SEAT_VIEW in (first.get("extra") or {}):
+            raise _read_only(path, first)
         folder = os.path.dirname(os.fspath(output)) or "."
         handle, tmp = tempfile.mkstemp(
             prefix=f".{os.path.basename(os.fspath(output))}.", suffix=".tmp", dir=folder
@@ -246,6 +258,23 @@ class Game:
         for entry in self.table.entries[:seq]:
             fresh.replay(entry)
         write_log(path, header, collector.records)
+
+
+class SeatCopyError(LogError):
+    """A seat's copy (tabletop export) opened to be written to: it opens read-only only."""
+
+
+def _read_only(path: str | os.PathLike[str], header: dict[str, Any]) -> LogError:
+    """The refusal to write to a seat's copy, naming whose it is."""
+    seat = (header.get("extra") or {}).get(SEAT_VIEW, {}).get("seat")
+    names = {s.get("id"): s.get("name") for s in header.get("seats", []) if isinstance(s, dict)}
+    whose = f"{names.get(seat) or seat}'s" if seat else "a spectator's"
+    return SeatCopyError(
+        path,
+        None,
+        f"this is {whose} copy of a game (tabletop export): it is read-only; moves are made on"
+        " the full game",
+    )
 
 
 def _fail(contents: LogContents, seq: int, message: str) -> LogError:

@@ -57,8 +57,9 @@ from tabletop.export.snapshot import (
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
-from tabletop.persist import Game
+from tabletop.persist import Game, SeatCopyError
 from tabletop.persist.record import record_lines, session_record, testers_and_place
+from tabletop.persist.seatview import copy_owner_text
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
@@ -1020,8 +1021,10 @@ class MainWindow(QMainWindow):
         chosen = len(self.scene.selected_pieces()) if self.scene else 0
         if chosen:
             parts.insert(0, f"{chosen} selected")
-        if s.read_only:
+        if s.history_seq is not None:
             parts.insert(0, f"LOOKING BACK at entry {s.history_seq}")
+        elif s.read_only:
+            parts.insert(0, f"READ-ONLY: {copy_owner_text(s.game.header)}")
         self.status.setText("   ·   ".join(parts))
         self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
         self.actions_by_name["redo"].setEnabled(s.table.can_redo and not s.read_only)
@@ -1459,7 +1462,10 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str) -> Game | None:
         """Open a game log; a broken one gives a clear message and changes nothing."""
         try:
-            game = Game.open(path)
+            try:
+                game = Game.open(path)
+            except SeatCopyError:  # a seat's copy: shown as its seat saw it, never written to
+                game = Game.open(path, writable=False)
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
