@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_export import cmd_export
 from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
 from tabletop.cli_fair import new_game_hint, new_game_options
-from tabletop.cli_export import cmd_export
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -61,6 +61,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.online.commands import COMMANDS as ONLINE_COMMANDS
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
@@ -501,6 +502,7 @@ COMMANDS = {
     "bench": cmd_bench,
     "simulate": cmd_simulate,
     **FAIR_COMMANDS,
+    **ONLINE_COMMANDS,
 }
 
 

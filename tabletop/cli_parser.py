@@ -8,13 +8,14 @@ import argparse
 from rules_assist.cli import Parser as _Parser
 from rules_assist.cli import procedures_overview
 from tabletop import __version__
+from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_fair import add_new_options as add_fair_new_options
 from tabletop.cli_fair import add_parsers as add_fair_parsers
-from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
+from tabletop.online.commands import add_parsers as add_online_parsers
 
 
 class _TopParser(_Parser):
@@ -158,6 +159,7 @@ def parser() -> argparse.ArgumentParser:
     add_sessions_parsers(sub)
     add_report_parsers(sub)
     add_fair_parsers(sub)
+    add_online_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")
