@@ -33,7 +33,16 @@ from tabletop.modules.revisions import module_for_game
 from tabletop.persist import Header
 from tabletop.persist.seatview import ViewDigests
 
-from .streams import Address, OnlineError, decode, encode, question_from_dict, request_key, view_key
+from .streams import (
+    LOST,
+    Address,
+    OnlineError,
+    decode,
+    encode,
+    question_from_dict,
+    request_key,
+    view_key,
+)
 
 
 class Client:
@@ -146,10 +155,16 @@ class Client:
         return str(self.redis.xadd(self.requests, encode({"seat": self.seat, **request})))
 
     def act(self, action: Action) -> str:
-        return self._send({"kind": "action", "name": action.name, "params": action.params})
+        """Ask for one of the seat's actions, made on the table as it is after entry
+        ``seq`` (refused if the table has moved on by the time the referee reads it)."""
+        return self._send(
+            {"kind": "action", "name": action.name, "params": action.params, "at": self.seq}
+        )
 
     def moves(self, commands: list[Command]) -> str:
-        return self._send({"kind": "moves", "moves": [c.to_dict() for c in commands]})
+        return self._send(
+            {"kind": "moves", "moves": [c.to_dict() for c in commands], "at": self.seq}
+        )
 
     def answer(self, qid: str, value: Any) -> str:
         self.answered.add(qid)
@@ -232,7 +247,10 @@ class BotClient(Client):
         while not self.over and (until is None or not until()):
             if time.monotonic() > deadline:
                 raise OnlineError(f"{self.seat}: the game did not end in {timeout:.0f} s")
-            self.step()
+            try:
+                self.step()
+            except LOST:
+                time.sleep(0.1)  # Redis is away (a restart): read on from the same place
         if self.table is not None and Driver(self.game, self.table).current_player() != TERMINAL:
             self.poll(0)
 

@@ -23,6 +23,8 @@ stream's last entry number and appends what is missing, and reads on from the re
 positions it wrote down (``FILE.online``, written before each request is run, together with
 how many entries the file had: a request whose entries reached the file is not run again).
 The same positions go to ``tt:{G}:ref`` in Redis with each batch of stream entries.
+Each stream is caught up on its own (no MULTI: Redis 7.0 drops, on reloading its AOF, the
+transactions written after an ACL change).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from rules_assist.procedures import ChoiceNeeded
@@ -48,6 +52,7 @@ from tabletop.persist import Game, atomic_write_text
 from tabletop.persist.seatview import SeatView, seat_header, seat_view_of
 
 from .streams import (
+    LOST,
     Address,
     OnlineError,
     check_name,
@@ -63,11 +68,22 @@ from .streams import (
 )
 
 BLOCK_MS = 500
+RECONNECT_S = 120.0  # how long the referee waits for a Redis that went away
 
 
 def connect(url: str, **options: Any) -> redis.Redis:
+    """The referee's connection. It never sends a command twice on its own (redis-py's
+    retries could append an entry twice when a reply is lost): ``Referee._retry`` reads the
+    streams' ends again and goes on from there."""
     host, port, user, password = server_of(url)
-    return redis.Redis(host=host, port=port, username=user, password=password, **options)
+    return redis.Redis(
+        host=host,
+        port=port,
+        username=user,
+        password=password,
+        retry=Retry(NoBackoff(), 0),
+        **options,
+    )
 
 
 class Referee:
@@ -182,9 +198,12 @@ class Referee:
                 return -1
 
     def publish(self) -> int:
-        """Put every entry not yet on the streams there, as each viewer sees it (with the
-        request positions, in one transaction); how many entries were new."""
-        pipe = self.redis.pipeline(transaction=True)
+        """Put every entry not yet on the streams there, as each viewer sees it (and the
+        request positions); how many entries were new."""
+        # One round trip, but no MULTI: Redis 7.0 refuses, when it reloads its AOF, every
+        # transaction that was written after an ACL change (NOPERM), and it loses them. Each
+        # stream is caught up on its own after a crash, so none is needed.
+        pipe = self.redis.pipeline(transaction=False)
         new = 0
         for viewer in self.viewers:
             view = self.views[viewer]
@@ -196,9 +215,8 @@ class Referee:
                         view_key(self.name, viewer), encode({"type": "header", "header": header})
                     )
                     self.published[viewer] = 0
-            for entry, digest in view.follow():
-                if entry.seq <= self.published[viewer]:
-                    continue
+            view.follow()
+            for entry, digest in view.entries[self.published[viewer] :]:
                 message = {
                     "type": "entry",
                     "seq": entry.seq,
@@ -213,7 +231,7 @@ class Referee:
         return new
 
     def tell(self, seat: str, message: dict[str, Any]) -> None:
-        self.redis.xadd(view_key(self.name, seat), encode(message))
+        self._retry(lambda: self.redis.xadd(view_key(self.name, seat), encode(message)))
 
     def refuse(self, seat: str, request_id: str, text: str) -> None:
         self.tell(seat, {"type": "error", "request": request_id, "text": text})
@@ -224,22 +242,38 @@ class Referee:
 
     def run(self, until: Callable[[], bool] | None = None, stop_when_over: bool = True) -> None:
         """Referee the game: until it is over (``stop_when_over``) or ``until()`` says so."""
-        self.publish()
+        self._retry(self.publish)
         failed: set[tuple[str, str]] = set()
         version = None
         while until is None or not until():
             player = self.driver.current_player()
-            if player == TERMINAL:
-                self._announce_over()
-                if stop_when_over:
-                    return
             if self.table.state.version != version:
                 version, failed = self.table.state.version, set()
-            if player == CHANCE or player in self.bots:
-                self._local_turn(player, failed)
-                self.publish()
-                continue
-            self._serve_requests()
+            try:
+                if player == TERMINAL:
+                    self._announce_over()
+                    if stop_when_over:
+                        return
+                    time.sleep(BLOCK_MS / 1000)
+                elif player == CHANCE or player in self.bots:
+                    self._local_turn(player, failed)
+                    self.publish()
+                else:
+                    self._serve_requests()
+            except LOST:
+                self._retry(self.publish)  # the file has it all: the streams catch up
+
+    def _retry(self, call: Callable[[], Any]) -> Any:
+        """``call()``, again and again while Redis is away (a restart), for a while."""
+        deadline = time.monotonic() + RECONNECT_S
+        while True:
+            try:
+                return call()
+            except LOST:
+                self.published.clear()  # read the streams' ends again once it is back
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def _announce_over(self) -> None:
         for viewer in self.viewers:
@@ -300,7 +334,7 @@ class Referee:
 
     def _read(self, positions: Mapping[str, str]) -> list[tuple[str, dict[str, Any]]]:
         streams = {request_key(self.name, s): pos for s, pos in positions.items()}
-        found = self.redis.xread(streams, block=BLOCK_MS, count=16) or []
+        found = self._retry(lambda: self.redis.xread(streams, block=BLOCK_MS, count=16)) or []
         return [(rid, decode(fields)) for _key_, messages in found for rid, fields in messages]
 
     def _serve_requests(self) -> None:
@@ -322,18 +356,23 @@ class Referee:
             self.cursors[seat] = max(self.cursors[seat], request_id, key=_stream_id)
             self._write_sidecar(None)
             if len(self.table.entries) != before:
-                self.publish()
+                self._retry(self.publish)
             else:
-                self.redis.hset(referee_key(self.name), f"req:{seat}", self.cursors[seat])
+                key, cursor = referee_key(self.name), self.cursors[seat]
+                self._retry(lambda: self.redis.hset(key, f"req:{seat}", cursor))
 
     def _run_request(self, seat: str, request_id: str, request: dict[str, Any]) -> None:
         kind = request.get("kind")
         if request.get("seat", seat) != seat:
             self.refuse(seat, request_id, f"a request for {request.get('seat')!r} from {seat!r}")
             return
-        real = self.views[seat].real_ids()
         if kind == "answer":
             return  # an answer to a question no longer asked
+        at = request.get("at")
+        if at is not None and at != len(self.table.entries):
+            self.refuse(seat, request_id, f"the table moved on since entry {at}: look again")
+            return
+        real = self.views[seat].real_ids()
         if kind == "moves":
             commands = request.get("moves")
             if not isinstance(commands, list) or not commands:

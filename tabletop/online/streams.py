@@ -24,12 +24,16 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
+import redis
+
 from rules_assist.questions import Question
 from tabletop.core import TableError
 
 GAME_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SPECTATOR = "spectator"
 FIELD = "m"
+# Redis went away (a restart, a network cut): wait and go on from the same place
+LOST = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 class OnlineError(TableError):

@@ -100,9 +100,8 @@ def check_game(path: Path, url: str, game: str, clients: Iterable[Client]) -> Ga
         shown = [
             m for m in stream_messages(referee, view_key(game, viewer)) if m["type"] == "entry"
         ]
-        assert [m["seq"] for m in shown] == [e.seq for e in entries], (
-            viewer
-        )  # none lost, none twice
+        numbers = [m["seq"] for m in shown]
+        assert numbers == [e.seq for e in entries], (viewer, _odd(numbers, len(entries)))
         assert [m["digest"] for m in shown] == [d for _e, d in projected], viewer
     for client in clients:
         assert client.table is not None and client.table.seq == len(entries), client.seat
@@ -111,6 +110,12 @@ def check_game(path: Path, url: str, game: str, clients: Iterable[Client]) -> Ga
         assert client.table.state.digest() == view.state.digest(), client.seat
     referee.close()
     return full
+
+
+def _odd(numbers: list[int], count: int) -> tuple[list[int], list[int]]:
+    """The entry numbers a stream has twice, and those it lacks."""
+    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    return twice, sorted(set(range(1, count + 1)) - set(numbers))
 
 
 def seen_by(game: Game, secret: set[str], viewer: str | None) -> list[set[str]]:
