@@ -196,6 +196,7 @@ class BotClient(Client):
         self.sent_at = 0
         self.failed: set[tuple[str, str]] = set()
         self.failed_at = -1
+        self.sent_times: dict[int, float] = {}  # entry number seen -> when a request left
 
     def step(self) -> None:
         """Read the stream, then answer a question, or act when it is this seat's turn."""
@@ -240,6 +241,7 @@ class BotClient(Client):
         else:
             self.sent = self.act(action)
         self.sent_at = self.seq
+        self.sent_times[self.seq] = time.perf_counter()
 
     def play(self, timeout: float = 600.0, until: Callable[[], bool] | None = None) -> None:
         """Play until the game is over (or ``until()``); OnlineError after ``timeout``."""

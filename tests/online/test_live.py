@@ -14,7 +14,8 @@ import redis
 from tabletop.modules import find_module
 from tabletop.online.client import Client
 from tabletop.online.referee import Referee
-from tabletop.online.server import RedisServer
+from tabletop.online.bench import measure_move_latency
+from tabletop.online.server import RedisServer, redis_server_binary
 from tabletop.online.streams import public_key, referee_key, request_key, seat_key
 from tabletop.persist import Game
 from tests.online.helpers import (
@@ -155,3 +156,12 @@ def test_a_request_for_another_seat_is_refused_to_its_sender(
     assert red.errors[-1][0] == bogus and len(referee.table.entries) == before
     red.close()
     referee.close()
+
+
+@pytest.mark.slow
+def test_bench_times_a_move_from_one_client_to_the_others() -> None:
+    if redis_server_binary() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    figures = measure_move_latency()
+    assert figures["online_moves_timed"] > 20
+    assert 0 < figures["online_move_median_ms"] <= figures["online_move_p95_ms"]
