@@ -12,9 +12,9 @@ import pytest
 import redis
 
 from tabletop.modules import find_module
+from tabletop.online.bench import measure_move_latency
 from tabletop.online.client import Client
 from tabletop.online.referee import Referee
-from tabletop.online.bench import measure_move_latency
 from tabletop.online.server import RedisServer, redis_server_binary
 from tabletop.online.streams import public_key, referee_key, request_key, seat_key
 from tabletop.persist import Game
