@@ -142,6 +142,7 @@ class Referee:
         self.views = {v: SeatView(self.table, v, names, words) for v in self.viewers}
         self.published: dict[str | None, int] = {}
         self.questions = 0
+        self._until: Callable[[], bool] | None = None
 
     # ---- bookkeeping beside the file ---------------------------------------------------
     def _read_sidecar(self) -> dict[str, Any]:
@@ -241,7 +242,9 @@ class Referee:
         return self.driver.current_player() == TERMINAL
 
     def run(self, until: Callable[[], bool] | None = None, stop_when_over: bool = True) -> None:
-        """Referee the game: until it is over (``stop_when_over``) or ``until()`` says so."""
+        """Referee the game: until it is over (``stop_when_over``) or ``until()`` says so (a
+        question waiting for its answer then is dropped with its request, run again later)."""
+        self._until = until
         self._retry(self.publish)
         failed: set[tuple[str, str]] = set()
         version = None
@@ -260,6 +263,8 @@ class Referee:
                     self.publish()
                 else:
                     self._serve_requests()
+            except _Stopped:
+                return
             except LOST:
                 self._retry(self.publish)  # the file has it all: the streams catch up
 
@@ -325,6 +330,8 @@ class Referee:
             seat, {"type": "question", "qid": qid, "question": question_to_dict(need.question)}
         )
         while True:
+            if self._until is not None and self._until():
+                raise _Stopped
             for request_id, request in self._read({seat: self.cursors[seat]}):
                 self.cursors[seat] = request_id
                 if request.get("kind") == "answer" and request.get("qid") == qid:
@@ -349,17 +356,20 @@ class Referee:
 
     def _serve(self, seat: str, request_id: str, request: dict[str, Any]) -> None:
         self._write_sidecar((seat, request_id))
-        before = len(self.table.entries)
+        before, cursors = len(self.table.entries), dict(self.cursors)
         try:
             self._run_request(seat, request_id, request)
-        finally:
-            self.cursors[seat] = max(self.cursors[seat], request_id, key=_stream_id)
+        except _Stopped:
+            self.cursors = cursors  # not run: read again when the referee goes on
             self._write_sidecar(None)
-            if len(self.table.entries) != before:
-                self._retry(self.publish)
-            else:
-                key, cursor = referee_key(self.name), self.cursors[seat]
-                self._retry(lambda: self.redis.hset(key, f"req:{seat}", cursor))
+            raise
+        self.cursors[seat] = max(self.cursors[seat], request_id, key=_stream_id)
+        self._write_sidecar(None)
+        if len(self.table.entries) != before:
+            self._retry(self.publish)
+        else:
+            key, cursor = referee_key(self.name), self.cursors[seat]
+            self._retry(lambda: self.redis.hset(key, f"req:{seat}", cursor))
 
     def _run_request(self, seat: str, request_id: str, request: dict[str, Any]) -> None:
         kind = request.get("kind")
@@ -407,6 +417,10 @@ class Referee:
     def close(self) -> None:
         self.session.close()
         self.redis.close()
+
+
+class _Stopped(Exception):
+    """The referee was told to stop while a question waited for its answer."""
 
 
 def _key(action: Action) -> tuple[str, str]:
