@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import redis
 
+from tabletop.core import actions
 from tabletop.modules import find_module
 from tabletop.online.bench import measure_move_latency
 from tabletop.online.client import Client
@@ -165,3 +166,38 @@ def test_bench_times_a_move_from_one_client_to_the_others() -> None:
     figures = measure_move_latency()
     assert figures["online_moves_timed"] > 20
     assert 0 < figures["online_move_median_ms"] <= figures["online_move_p95_ms"]
+
+
+def test_b2_g6_a_card_drawn_face_down_is_named_only_on_its_drawers_stream(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Red draws the top card of the South Greenland deck into its hand, naming it by the
+    stand-in its own table shows: the referee moves the card it stands for; red's table then
+    shows the card itself, green's and a spectator's a fresh back, and neither green's nor
+    the spectator's credentials can read the card's id anywhere."""
+    path = new_greenland(tmp_path / "game.jsonl", SEATS, seed=5)
+    referee = Referee(path, redis_server.url, name="draw")
+    addresses = referee.open_seats()
+    referee.publish()
+    red = Client(addresses["red"])
+    red.poll()
+    assert red.table is not None
+    top = red.table.state.top("south_deck")
+    assert top.startswith("hidden-")
+    move = actions.move(red.table.state, top, "hand_red")
+    red.moves([move])
+    referee._serve_requests()
+    red.poll()
+    assert red.errors == []
+    card = referee.table.state.places["hand_red"].contents[-1]
+    assert red.table.state.places["hand_red"].contents[-1] == card  # shown to its drawer
+    for viewer in ("green", None):
+        other = Client(addresses[viewer])
+        other.poll()
+        assert other.table is not None
+        assert other.table.state.places["hand_red"].contents[-1].startswith("hidden-")
+        for _key, messages in readable(addresses[viewer]).items():
+            assert all(card not in json.dumps(m) for _id, m in messages), viewer
+        other.close()
+    red.close()
+    referee.close()
