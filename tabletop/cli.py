@@ -39,6 +39,7 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
+from tabletop.cli_pbem import cmd_pbem
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
@@ -57,11 +58,13 @@ from tabletop.modules import (
     default_module,
     find_module,
     module_ids,
+    name_module_folders,
     new_game,
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
 from tabletop.online.commands import COMMANDS as ONLINE_COMMANDS
+from tabletop.persist import atomic_path
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
@@ -86,23 +89,29 @@ def cmd_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
     fair = new_game_options(args)
-    try:
-        game = new_game(
-            module,
-            seats=args.seats,
-            variant=args.variant,
-            seed=seed,
-            notes=args.notes,
-            path=args.output,
-            options=options,
-            position=args.position,
-            policy=Policy(Mode(args.rules)),
-            session=session_start(testers, args.where),
-            **fair,
-        )
+    try:  # set up under a fresh temporary name: OUT appears whole, and is never replaced
+        with atomic_path(args.output, create=False) as temp:
+            game = new_game(
+                module,
+                seats=args.seats,
+                variant=args.variant,
+                seed=seed,
+                notes=args.notes,
+                path=temp,
+                options=options,
+                position=args.position,
+                policy=Policy(Mode(args.rules)),
+                session=session_start(testers, args.where),
+                **fair,
+            )
+            game.close()
+    except FileExistsError:
+        raise CliError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        ) from None
     except TableError as exc:
         raise CliError(new_game_hint(exc) if fair else str(exc)) from None
-    game.close()
+    game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
@@ -487,6 +496,7 @@ COMMANDS = {
     "inspect": cmd_inspect,
     "log": cmd_log,
     "export": cmd_export,
+    "pbem": cmd_pbem,
     "note": cmd_note,
     "notes": cmd_notes,
     "session": cmd_session,
@@ -506,10 +516,32 @@ COMMANDS = {
 }
 
 
+def module_dirs(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The module folders the user names with ``--module-dir FOLDER`` (anywhere on the line,
+    for every command), and the words left."""
+    folders: list[str] = []
+    rest: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--module-dir":
+            folder = next(words, None)
+            if folder is None:
+                raise CliError("--module-dir needs a module folder")
+            folders.append(folder)
+        elif word.startswith("--module-dir="):
+            folders.append(word.partition("=")[2])
+        else:
+            rest.append(word)
+    return folders, rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else ""
     try:
+        folders, argv = module_dirs(argv)
+        name_module_folders(folders)  # a saved game's module: installed, or one of these
+        command = argv[0] if argv else ""
         if command == "run":  # the procedure's options are built from FILE's game
             return cmd_run(argparse.Namespace(command="run", procedure_args=argv[1:]))
         if command and command not in COMMANDS and procedures_cli.has_procedures(command):

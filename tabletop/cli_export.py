@@ -10,6 +10,7 @@ import argparse
 
 from tabletop.cli_games import CliError, check_output, game_module, open_game
 from tabletop.modules import ModuleError
+from tabletop.modules.backs import piece_backs
 from tabletop.modules.words import piece_words
 from tabletop.persist.seatview import export, seat_view_of
 
@@ -41,12 +42,19 @@ def cmd_export(args: argparse.Namespace) -> int:
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
         try:
-            words = piece_words(game_module(game))
+            module = game_module(game)
         except ModuleError as exc:  # without the cards' names a label could name a hidden card
             raise CliError(
                 f"{args.file}: cannot write a seat's copy without the game's module: {exc}"
             ) from None
-        count = export(game.table, game.header, args.seat, args.output, words)
+        count = export(
+            game.table,
+            game.header,
+            args.seat,
+            args.output,
+            piece_words(module),
+            piece_backs(module),
+        )
     finally:
         game.close()
     who = f"{seats[args.seat]}'s copy" if args.seat is not None else "a spectator's copy"

@@ -119,3 +119,59 @@ def test_export_names_what_is_wrong(
     )
     assert code == 2 and "no such file" in err
     assert not (tmp_path / "x.jsonl").exists() and not (tmp_path / "y.jsonl").exists()
+
+
+def test_a_copy_whose_digests_disagree_is_refused(
+    played: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each entry of a copy carries the digest of the table it makes: a copy changed on the
+    way (here a card's stand-in moved elsewhere) is refused, naming the entry."""
+    path, _ = played
+    out = tmp_path / "blue.jsonl"
+    assert run(capsys, "export", str(path), "--for", "blue", "-o", str(out))[0] == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    last = lines[-1]
+    assert last["cmd"]["op"] == "move" and last["cmd"]["to"]["place"] == "hand_red"
+    last["cmd"]["to"]["index"] = 0
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, said, err = run(capsys, "log", str(out))
+    assert code == 2 and not said
+    assert f"entry {last['seq']} does not make the table its digest says" in err
+
+
+def test_a_copy_of_a_game_with_committed_dice_keeps_the_commitment_and_never_the_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game with committed dice and shuffles (``new --fair``): a copy holds the public
+    commitment and every seat's contribution, never the referee's secret seed, neither before
+    its reveal nor after (with the seed, every shuffle could be worked out again)."""
+    full, revealed = tmp_path / "fair.jsonl", tmp_path / "revealed.jsonl"
+    contributions = [f"--contribution={seat}=random" for seat in ("red", "yellow", "green")]
+    code, _, err = run(
+        capsys,
+        "new",
+        "greenland",
+        "--fair",
+        "--seats",
+        "red,yellow,green",
+        *contributions,
+        "-o",
+        str(full),
+    )
+    assert code == 0, err
+    assert run(capsys, "reveal", str(full), "-o", str(revealed))[0] == 0
+    secret = json.loads(full.read_text().splitlines()[0])["randomness"]["secret"]
+    assert secret in revealed.read_text().split("\n", 1)[1]  # the reveal entry holds it
+    for source in (full, revealed):
+        for who in (["--for", "yellow"], ["--spectator"]):
+            out = tmp_path / f"{source.stem}-{who[-1].strip('-')}.jsonl"
+            assert run(capsys, "export", str(source), *who, "-o", str(out))[0] == 0
+            text = out.read_text()
+            assert secret not in text
+            header = json.loads(text.splitlines()[0])
+            assert set(header["randomness"]) == {"scheme", "commitment"}
+            assert text.count('"op":"contribute"') == 3
+            code, lines, _ = run(capsys, "log", str(out))
+            assert code == 0
+            if source is revealed:
+                assert "revealed the seed of the dice and shuffles (kept in the full game" in lines

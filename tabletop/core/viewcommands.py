@@ -256,6 +256,8 @@ class Unseen(Command):
         return cls(_text(d, "what", cls.op), _text(d, "piece", cls.op, True))
 
     def describe(self, names: Names = PLAIN) -> str:
+        if self.what == "reveal":
+            return "revealed the seed of the dice and shuffles (kept in the full game only)"
         if self.piece is not None:
             return f"changed {names.piece(self.piece)}"
         return "changed something hidden"

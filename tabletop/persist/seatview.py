@@ -65,12 +65,13 @@ from tabletop.core import (
     Where,
 )
 from tabletop.core.commands import touched_by
+from tabletop.core.randomness import Reveal
 from tabletop.core.record import Record
 from tabletop.log_view import LogReader, PieceWords
 from tabletop.visibility import ANONYMOUS, REFEREE, can_see, is_anonymous
 
-from .logfile import Header, checkpoint_record, write_log
-from .session import SEAT_VIEW  # the header's extra that marks a seat's copy: {"seat": id}
+from .logfile import Header, LogError, checkpoint_record, write_log
+from .session import SEAT_VIEW, Game  # the header's extra that marks a seat's copy: {"seat": id}
 
 # the properties of a hidden piece anyone across the table sees: which deck it is from
 # (its back), its size; never what its face says
@@ -107,7 +108,10 @@ def copy_owner_text(header: Header) -> str:
 class _Projector:
     """The full table and the viewer's table side by side, and which stands for which."""
 
-    def __init__(self, seats: tuple[Any, ...], viewer: Viewer) -> None:
+    def __init__(
+        self, seats: tuple[Any, ...], viewer: Viewer, backs: Callable[[Piece], Any] | None
+    ) -> None:
+        self.backs = backs
         self.full = TableState(seats)
         self.view = TableState(seats)
         self.viewer = viewer
@@ -122,6 +126,9 @@ class _Projector:
         """A fresh anonymous record standing for ``piece``: its back, how it lies."""
         self.count += 1
         props = {key: piece.props[key] for key in PUBLIC_PROPS if key in piece.props}
+        back = self.backs(piece) if self.backs is not None else None
+        if back is not None:  # what the card's back shows (a North Greenland card)
+            props["back"] = list(back)
         props[ANONYMOUS] = True
         stand_in = Piece(
             f"{ANONYMOUS_PREFIX}{self.count}",
@@ -420,6 +427,7 @@ class SeatView:
         viewer: Viewer,
         seat_names: Mapping[str, str] | None = None,
         words: PieceWords | None = None,
+        backs: Callable[[Piece], Any] | None = None,
     ) -> None:
         if viewer == REFEREE:
             raise ViewError("the referee's view is the full game")
@@ -432,7 +440,7 @@ class SeatView:
         self.table = table
         self.viewer = viewer
         self._reader = LogReader(table, seat_names or {s.id: s.name for s in start.seats}, words)
-        self._projector = _Projector(start.seats, viewer)
+        self._projector = _Projector(start.seats, viewer, backs)
         self._digests = ViewDigests()
         self.entries: list[tuple[Entry, str]] = []  # each view entry and its view's digest
 
@@ -459,8 +467,15 @@ class SeatView:
         def read(text: str) -> str:
             return self._reader.redact(entry.seq, text, viewer)
 
-        if entry.kind == "policy" or isinstance(entry.command, SetPolicy | Record):
-            command: Command = entry.command
+        kind = entry.kind
+        if isinstance(entry.command, Reveal):
+            # the committed dice's seed, revealed: with it every shuffle could be worked out
+            # again (tabletop verify reads the full file); a copy notes only that it was shown
+            # (a 'setup' entry: a 'chance' one holds only contributions and the reveal)
+            command: Command = Unseen("reveal")
+            kind = "setup"
+        elif entry.kind in ("policy", "chance") or isinstance(entry.command, SetPolicy | Record):
+            command = entry.command
         elif isinstance(entry.command, Annotate):
             command = _note(entry.command, projector, read)
         else:
@@ -476,7 +491,7 @@ class SeatView:
         )
         override = read(entry.override) if entry.override is not None else None
         shown = Entry(
-            entry.seq, entry.time, entry.actor, entry.kind, command, findings, override, entry.ref
+            entry.seq, entry.time, entry.actor, kind, command, findings, override, entry.ref
         )
         return shown, self._digests.after(projector.view, command)
 
@@ -486,12 +501,14 @@ def project(
     viewer: Viewer,
     seat_names: Mapping[str, str] | None = None,
     words: PieceWords | None = None,
+    backs: Callable[[Piece], Any] | None = None,
 ) -> list[tuple[Entry, str]]:
     """The game on ``table`` as ``viewer`` (a seat id, None for a spectator) saw it: one view
     entry for each entry of the log, with the digest of the view after it. Labels, findings
     and overrides read as the log panel reads them for the viewer (``words``: the module's
-    names of cards, tabletop/modules/words.py; plain ids otherwise)."""
-    return SeatView(table, viewer, seat_names, words).follow()
+    names of cards, tabletop/modules/words.py; plain ids otherwise; ``backs``: what a card's
+    back shows, tabletop/modules/backs.py, given to its stand-in)."""
+    return SeatView(table, viewer, seat_names, words, backs).follow()
 
 
 def _note(note: Annotate, projector: _Projector, read: Callable[[str], str]) -> Annotate:
@@ -524,6 +541,7 @@ def seat_header(header: Header, viewer: Viewer, entries: int) -> Header:
         app_version=__version__,
         extra=extra,
         policy=header.policy.copy() if header.policy is not None else None,
+        randomness=header.public_randomness(),  # the commitment, never the secret seed
     )
 
 
@@ -615,19 +633,47 @@ def view_lines(header: Header, viewed: list[tuple[Entry, str]]) -> list[dict[str
     return lines.records
 
 
+def check_copy(game: Game) -> None:
+    """Check a seat's copy, opened: each entry's digest must be that of the table it makes.
+    Raises LogError naming the first entry (and its line) that disagrees."""
+    path = game.path or "copy"
+    digests: dict[int, Any] = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line) if line.strip() else None
+                if isinstance(record, dict) and type(record.get("seq")) is int:
+                    digests[record["seq"]] = record.get("digest")
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise LogError(path, None, f"cannot be read again to check it ({exc})") from None
+    table = game.table
+    state = table.state_at(0)
+    kept = ViewDigests()
+    for entry in table.entries:
+        entry.command.apply(state)
+        if kept.after(state, entry.command) != digests.get(entry.seq):
+            raise LogError(
+                path,
+                None,
+                f"entry {entry.seq} does not make the table its digest says: this copy has been"
+                " altered or damaged",
+            )
+
+
 def export(
     table: Table,
     header: Header,
     viewer: Viewer,
     path: str | os.PathLike[str],
     words: PieceWords | None = None,
+    backs: Callable[[Piece], Any] | None = None,
 ) -> int:
     """Write ``viewer``'s copy of the game to ``path`` (whole or not at all); the number of
     entries written."""
     if seat_view_of(header)[0]:
         raise ViewError("this is already a seat's copy: export the full game instead")
     names = {s.id: s.name for s in header.seats}
-    viewed = project(table, viewer, names, words)
+    viewed = project(table, viewer, names, words, backs)
     copy = seat_header(header, viewer, len(viewed))
     write_log(path, copy, view_lines(copy, viewed))
     return len(viewed)
@@ -638,6 +684,7 @@ __all__ = [
     "PUBLIC_PROPS",
     "SEAT_VIEW",
     "SeatView",
+    "check_copy",
     "ViewError",
     "copy_owner_text",
     "export",

@@ -40,6 +40,7 @@ from PySide6.QtGui import (
     QLinearGradient,
     QPainter,
     QPen,
+    QPicture,
     QPixmap,
     QPolygonF,
     QRadialGradient,
@@ -49,6 +50,7 @@ from PySide6.QtSvg import QSvgRenderer
 from tabletop.core import Piece, Seat
 from tabletop.modules import KindDef, Module
 from tabletop.modules.manifest import SHAPES
+from tabletop.visibility import is_anonymous
 
 from .card_layouts import CardViews, draw_face, draw_face_sketch
 from .card_parts import badge, placeholder_mark
@@ -227,7 +229,7 @@ class FaceArt:
             card = str(piece.props.get("card", piece.id))
             row = self._row(deck, card)
             if not visible:  # what the back shows (a deck's name), never the face's data
-                return (*base, "back", deck, self.views.back(deck, row))
+                return (*base, "back", deck, self._back(piece, deck, row))
             return (*base, "face", deck, card, self._placeholders(piece, row))
         if shape == "die":
             return (*base, self.colour(piece, IVORY), repr(piece.value) if visible else None)
@@ -347,7 +349,19 @@ class FaceArt:
 
     # ----- cards -----
 
-    def _card_face(self, p: QPainter, rect: QRectF, piece: Piece) -> None:
+    def text_sizes(self, piece: Piece) -> dict[str, float]:
+        """The smallest font, in scene units, a card's face draws its title and its numbers
+        in at its size on the table: {'title': px, 'number': px} (a role it does not print
+        is left out; empty for a face drawn from a template rather than a card view)."""
+        size = self.size(piece)
+        picture = QPicture()
+        painter = QPainter(picture)
+        try:
+            return self._card_face(painter, QRectF(0, 0, size.width(), size.height()), piece)
+        finally:
+            painter.end()
+
+    def _card_face(self, p: QPainter, rect: QRectF, piece: Piece) -> dict[str, float]:
         deck_id = str(piece.props.get("deck", ""))
         card_id = str(piece.props.get("card", piece.id))
         row = self._row(deck_id, card_id)
@@ -356,9 +370,8 @@ class FaceArt:
             marked = self._placeholders(piece, row) or _count(view.get("placeholders")) > 0
             if self._sketch:
                 draw_face_sketch(p, rect, view, self._icon, marked)
-            else:
-                draw_face(p, rect, view, self._icon, card_id, marked, self.strip(piece))
-            return
+                return {}
+            return draw_face(p, rect, view, self._icon, card_id, marked, self.strip(piece))
         template = self._template(piece)
         roles: dict[str, Any] = {"title": card_id}  # no template or no row: the id as title
         if row is not None and template is not None:
@@ -486,6 +499,7 @@ class FaceArt:
             badge(p, QPointF(x0 + w - 40 * k, y0 + h - 36 * k), 28 * k, points, shape)
         if marked:
             placeholder_mark(p, rect, outline, k)
+        return {}
 
     def _band_colour(self, deck_id: str, template: Mapping[str, Any] | None, subtitle: str) -> str:
         template = template or {}
@@ -539,12 +553,22 @@ class FaceArt:
             self._icons[name] = renderer
         return self._icons[name]
 
+    def _back(self, piece: Piece, deck_id: str, row: Any) -> tuple[str, str, str] | None:
+        """(key, label, colour) of the back a card shows: its row's, as the game's card view
+        names it; a stand-in of a seat's copy carries it (tabletop/modules/backs.py)."""
+        given = piece.props.get("back")
+        if is_anonymous(piece) and isinstance(given, list) and len(given) == 3:
+            return (str(given[0]), str(given[1]), str(given[2]))
+        return self.views.back(deck_id, row)
+
     def _card_back(self, p: QPainter, rect: QRectF, piece: Piece) -> None:
         deck_id = str(piece.props.get("deck", "")) or piece.kind
         kind = self._kind(piece)
         back = kind.back if kind is not None else ""
         base = QColor(BACK_PALETTE[stable_index(deck_id, len(BACK_PALETTE))])
-        look = self.views.back(deck_id, self._row(deck_id, str(piece.props.get("card", piece.id))))
+        look = self._back(
+            piece, deck_id, self._row(deck_id, str(piece.props.get("card", piece.id)))
+        )
         if look is not None:  # the module's views name the back: a kind of card, not the card
             back = look[1] or back
             base = (

@@ -52,6 +52,8 @@ class TableSession(QObject):
     acting_changed = Signal()  # a player said who they are, or went back to automatic
     notes_changed = Signal()  # a playtest note was added, edited or removed
     record_changed = Signal()  # the session record gained an entry (names, time, result, form)
+    # the game's file could not take an entry (path, the system's reason): it was not made
+    write_failed = Signal(str, str)
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
@@ -68,6 +70,7 @@ class TableSession(QObject):
         self._history_state: TableState | None = None
         self.last_change: Change | None = None
         game.table.subscribe(self._on_change)
+        game.on_write_failure(lambda error: self.write_failed.emit(error.path, error.reason))
         self.rules = game_of(module)  # the game interface (rules_assist/game.py), or None
         self.has_rules = attach_checker(game.table, module)
         self._complete = (
@@ -260,7 +263,11 @@ class TableSession(QObject):
                 self.read_only_text.replace("to play.", "to change the rules assistant.")
             )
             return False
-        self.table.set_policy(policy, self.acting_as or self.looker)
+        try:
+            self.table.set_policy(policy, self.acting_as or self.looker)
+        except TableError as exc:
+            self.message.emit(f"Rules assistant not changed: {exc}")
+            return False
         self.message.emit(f"Rules assistant: {self.table.policy.describe()}")
         return True
 

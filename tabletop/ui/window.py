@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
+    QBuffer,
     QByteArray,
+    QIODevice,
     QPoint,
     QSettings,
     QStandardPaths,
@@ -54,12 +56,19 @@ from tabletop.export.snapshot import (
     png_bytes_of_view,
     snapshot_image,
 )
-from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
+from tabletop.modules import (
+    Module,
+    ModuleError,
+    default_module,
+    find_module,
+    new_game,
+    saved_module,
+)
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
-from tabletop.persist import Game, SeatCopyError
+from tabletop.persist import Game, SeatCopyError, atomic_copy, atomic_write_bytes
 from tabletop.persist.record import record_lines, session_record, testers_and_place
-from tabletop.persist.seatview import copy_owner_text
+from tabletop.persist.seatview import check_copy, copy_owner_text
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
@@ -130,7 +139,9 @@ def module_for(game: Game) -> Module | None:
     from tabletop.modules.revisions import module_for_game
 
     try:
-        module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
+        module, warnings = module_for_game(
+            saved_module(game.header.module, game.path), game.header.decks
+        )
     except ModuleError:
         return None
     game.warnings.extend(warnings)
@@ -149,6 +160,7 @@ class MainWindow(QMainWindow):
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
         self._context_pid: str | None = None
+        self.write_failure_box: QMessageBox | None = None  # shown when the game's file is full
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.placeholder = QLabel("Open a game or start a new one (File menu).")
@@ -547,6 +559,7 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(lambda _c: self._update_status())
         self.session.reset.connect(self._update_status)
         self.session.refused.connect(self._offer_force)
+        self.session.write_failed.connect(self._write_failed)
         self.session.acting_changed.connect(self._fill_acting_box)
         self._fill_acting_box()
         self._start_clock()
@@ -1466,6 +1479,7 @@ class MainWindow(QMainWindow):
                 game = Game.open(path)
             except SeatCopyError:  # a seat's copy: shown as its seat saw it, never written to
                 game = Game.open(path, writable=False)
+                check_copy(game)  # each entry against the digest it carries
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
@@ -1484,8 +1498,10 @@ class MainWindow(QMainWindow):
     def save_as(self, path: str) -> bool:
         """The log is the save: copy it (atomically) and go on writing to the copy."""
         game = self.session.game
+        chosen = path
         if not path.endswith(".jsonl"):
             path += ".jsonl"
+        replace = path == chosen  # the file chooser asked before replacing the file it named
         if os.path.abspath(path) == os.path.abspath(game.path or ""):
             return True
         viewer = self.session.viewer
@@ -1493,10 +1509,11 @@ class MainWindow(QMainWindow):
         if self.activity is not None:  # the play so far goes with the copy
             self.activity.flush()
         try:
-            tmp = f"{path}.part"
-            shutil.copyfile(game.path, tmp)
-            os.replace(tmp, path)
+            atomic_copy(game.path, path, replace=replace)
             reopened = Game.open(path)
+        except FileExistsError:
+            self._error("Cannot save the game", f"{path} already exists; choose another name")
+            return False
         except (OSError, TableError) as exc:
             self._error("Cannot save the game", str(exc))
             return False
@@ -1666,6 +1683,16 @@ class MainWindow(QMainWindow):
         if not self.recent_files():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
+    def screenshot(self, path: str, quality: int = -1) -> None:
+        """Grab the window into a PNG at ``path``, written whole (replacing a file there);
+        ``quality`` is Qt's PNG compression setting (-1 its default). Raises OSError if it
+        cannot be drawn or written."""
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.grab().save(buffer, "PNG", quality):
+            raise OSError(errno.EIO, "the window could not be drawn as a PNG", path)
+        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
+
     def offer_resume(self) -> bool:
         """After a crash (a game still marked open), offer to pick it up again."""
         path = self.settings.value("session/open")
@@ -1681,6 +1708,30 @@ class MainWindow(QMainWindow):
                 self.settings.remove("session/open")
                 return False
         return self.open_path(path) is not None
+
+    def _write_failed(self, path: str, reason: str) -> None:
+        """The game's file refused an entry (the disk is full): say so in a box that does not
+        stop the window; the table stays as the file has it, and play can go on."""
+        text = (
+            f"The game's file could not be written:\n{path}\n\nReason: {reason}.\n\n"
+            "What was just done has not been made: the table stays as the file has it. "
+            "Make room and do it again, or save the game elsewhere (File › Save as)."
+        )
+        self.statusBar().showMessage(f"{path}: cannot be written ({reason}); not done", 15000)
+        if self.write_failure_box is not None:
+            self.write_failure_box.close()
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "Cannot write the game",
+            text,
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _result: setattr(self, "write_failure_box", None))
+        self.write_failure_box = box
+        box.open()
 
     def _error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 15000)

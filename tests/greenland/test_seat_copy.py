@@ -74,6 +74,7 @@ def test_b2_g6_every_seats_copy_shows_that_seat_exactly_its_view_and_no_hidden_c
     assert report["red"]["seen"] > report["green"]["seen"]
     assert report["yellow"]["seen"] > report["green"]["seen"]
     assert report["spectator"]["never"] >= report["green"]["never"] > 0
+    assert all(report[v]["shuffles"] >= 3 for v in report)  # the three decks, at the setup
 
 
 def test_g6_a_seats_copy_reads_in_the_log_panels_words(
@@ -136,3 +137,24 @@ def _reveals(line: object) -> bool:
     if isinstance(line, list):
         return any(_reveals(v) for v in line)
     return False
+
+
+def test_a_hidden_cards_stand_in_shows_the_back_of_its_deck(greenland, tmp_path: Path) -> None:
+    """A stand-in holds the back its card shows across the table (the game's card view names
+    it: a North Greenland deck's cards show North Greenland backs), drawn as the card's own."""
+    full = tmp_path / "full.jsonl"
+    new_game(greenland, seats=["red", "yellow", "green"], seed=5, path=full).close()
+    out = tmp_path / "copy.jsonl"
+    assert main(["export", str(full), "--spectator", "-o", str(out)]) == 0
+    with Game.open(full, writable=False) as game, Game.open(out, writable=False) as copy:
+        for deck, label in (
+            ("north_deck", "North"),
+            ("south_deck", "South"),
+            ("event_deck", "Event"),
+        ):
+            cards = game.state.places[deck].contents
+            stand_ins = copy.state.places[deck].contents
+            assert len(stand_ins) == len(cards) > 0
+            backs = {tuple(copy.state.pieces[p].props["back"]) for p in stand_ins}
+            assert len(backs) == 1 and label in next(iter(backs))[1], backs
+            assert not set(stand_ins) & set(cards)

@@ -10,6 +10,8 @@ full game:
 - every entry carries the digest of the view it makes;
 - no byte of the copy names a piece its viewer had not seen by then: no id, no name on a
   face (the whole file for the pieces never seen; each entry's line for those not seen yet);
+- a shuffle in the copy keeps the stand-ins in the order they lay: it moves only pieces
+  the seat sees (each stand-in is then replaced by a fresh one);
 - the copy keeps nothing of the full game's seed or checkpoints.
 """
 
@@ -22,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.cli import main
-from tabletop.core import Command, Compound, TableState
+from tabletop.core import Command, Compound, Shuffle, TableState, Viewed
 from tabletop.core.commands import touched_by
 from tabletop.persist import Game
-from tabletop.persist.seatview import PUBLIC_PROPS
+from tabletop.persist.seatview import ANONYMOUS_PREFIX, PUBLIC_PROPS
 from tabletop.visibility import ANONYMOUS, can_see, is_anonymous
 
 
@@ -115,6 +117,7 @@ def check_copies(
         full = table.state_at(0)
         view = copy.table.state_at(0)
         seen: set[str] = set()
+        shuffles = 0
         for entry, shown in zip(table.entries, copy.table.entries, strict=True):
             assert (shown.seq, shown.kind, shown.ref) == (entry.seq, entry.kind, entry.ref)
             for pid in touched_by(entry.command).pieces & secret:
@@ -125,6 +128,14 @@ def check_copies(
                 for pid in (touched_by(step).pieces | set(full.pieces)) & secret:
                     if pid in full.pieces and can_see(full, full.pieces[pid], viewer):
                         seen.add(pid)
+            for step in steps(shown.command):  # a shuffle moves only pieces the seat sees
+                shuffle = step.command if isinstance(step, Viewed) else step
+                if isinstance(shuffle, Shuffle):
+                    hidden = {p for p in shuffle.old if p.startswith(ANONYMOUS_PREFIX)}
+                    assert [p for p in shuffle.new if p in hidden] == [
+                        p for p in shuffle.old if p in hidden
+                    ], (viewer, entry.seq)
+                    shuffles += 1
             shown.command.apply(view)
             assert picture(view, viewer) == picture(full, viewer), (viewer, entry.seq)
             for piece in view.pieces.values():  # a stand-in holds its back, nothing more
@@ -145,5 +156,10 @@ def check_copies(
             if "checkpoint" in record:  # of the view, never of the full table
                 assert record["hash"] == copy.table.state_at(record["checkpoint"]).digest()
         copy.close()
-        report[viewer or "spectator"] = {"never": len(never), "seen": len(seen), "file": out}
+        report[viewer or "spectator"] = {
+            "never": len(never),
+            "seen": len(seen),
+            "shuffles": shuffles,
+            "file": out,
+        }
     return report

@@ -214,3 +214,33 @@ def test_a_seat_view_follows_a_live_table_entry_by_entry(tmp_path: Path) -> None
     assert [(e.to_dict(), d) for e, d in sent] == [(e.to_dict(), d) for e, d in finished]
     assert live.state.digest() == sent[-1][1]
     game.close()
+
+
+def test_a_copys_header_keeps_nothing_of_the_full_games_secrets(tmp_path: Path) -> None:
+    """The copy's header says what the game is (module, decks, seats, options, the rules'
+    policy) and whose copy it is; never the seed nor another extra (a commitment's secret
+    seed, where the game was branched from)."""
+    header = Header(
+        "toy",
+        seats=list(SEATS),
+        seed=987654321,
+        notes="Tuesday's group",
+        extra={
+            "options": {"colours": "chosen"},
+            "randomness": {"secret": "5ecret-seed-material", "commitment": "ab12"},
+            "branched_from": {"file": "earlier.jsonl", "seq": 3},
+        },
+    )
+    game = Game.create(header, _lay_out, tmp_path / "game.jsonl")
+    game.table.shuffle("deck", "setup", undoable=False)
+    lines = _copy(game, "red", tmp_path / "copy.jsonl")
+    game.close()
+    copied = lines[0]
+    assert copied["seed"] == 0 and copied["notes"] == "Tuesday's group"
+    assert copied["extra"] == {
+        "options": {"colours": "chosen"},
+        "seat_view": {"seat": "red", "entries": len(lines) - 1},
+    }
+    text = (tmp_path / "copy.jsonl").read_text()
+    for secret in ("987654321", "5ecret-seed-material", "earlier.jsonl", '"draws"'):
+        assert secret not in text
