@@ -162,7 +162,7 @@ class Referee:
             "entries": len(self.table.entries),
             "pending": list(pending) if pending else None,
         }
-        atomic_write_text(self.sidecar, json.dumps(record, indent=1) + "\n")
+        atomic_write_text(self.sidecar, json.dumps(record, indent=1) + "\n", replace=True)
         self.sidecar.chmod(0o600)
 
     # ---- users and addresses -----------------------------------------------------------
