@@ -23,6 +23,7 @@ from rules_assist.simulate import default_jobs, simulate
 from tabletop.core import AddPiece, AddPlace, Compound, Place, Seat, Table, Where, actions
 from tabletop.modules import ModuleError, default_module, find_module, load_module, module_ids
 from tabletop.modules.rules import game_of
+from tabletop.online.bench import measure_load, measure_move_latency
 from tabletop.persist import Game, Header
 
 PIECES = 1000
@@ -444,6 +445,12 @@ def run(
 
         results.update(bench_ui.run(say))
     results.update(games_figures(say))
+    say("a live two-player game on a local Redis: a move from one client to the others")
+    results.update(measure_move_latency())
+    results["online_load_average"] = round(os.getloadavg()[0], 2)
+    say("50 live games at once on one Redis, 4 clients each, for a minute")
+    results.update(measure_load())
+    results["online_load_load_average"] = round(os.getloadavg()[0], 2)
     if sim_games > 0:
         results.update(sim_10k_games(say, sim_games))
     results["machine"] = machine()

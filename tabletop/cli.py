@@ -65,6 +65,7 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.online.commands import COMMANDS as ONLINE_COMMANDS
 from tabletop.persist import atomic_path
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
@@ -513,6 +514,7 @@ COMMANDS = {
     "bench": cmd_bench,
     "simulate": cmd_simulate,
     **FAIR_COMMANDS,
+    **ONLINE_COMMANDS,
 }
 
 

@@ -16,6 +16,7 @@ from tabletop.cli_pbem import add_parsers as add_pbem_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
+from tabletop.online.commands import add_parsers as add_online_parsers
 
 
 class _TopParser(_Parser):
@@ -167,6 +168,7 @@ def parser() -> argparse.ArgumentParser:
     add_sessions_parsers(sub)
     add_report_parsers(sub)
     add_fair_parsers(sub)
+    add_online_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

@@ -449,6 +449,11 @@ class SeatView:
         """The viewer's table after the entries projected so far."""
         return self._projector.view
 
+    def real_ids(self) -> dict[str, str]:
+        """Each id on the viewer's table (a stand-in's or a shown piece's own) and the piece
+        it stands for: how a referee reads a move the viewer made on its table."""
+        return {shown: pid for pid, shown in self._projector.alias.items()}
+
     def follow(self) -> list[tuple[Entry, str]]:
         """The view entries, each with the digest of the view it makes, of the entries the
         table logged since the last call."""
