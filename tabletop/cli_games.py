@@ -159,7 +159,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     seat = _seat_of(args, state)
     findings = rules.audit(state) if rules else None
     if findings is None:
-        raise CliError(f"{module.name} has no rules assistant to check with")
+        raise CliError(f"{args.file}: {module.name} has no rules assistant to check with")
     findings = seat_findings(findings, state, seat, module)
     if args.json:
         print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
