@@ -21,8 +21,8 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
 from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path

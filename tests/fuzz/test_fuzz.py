@@ -29,7 +29,7 @@ from tests.fuzz.cases import (
     mutated,
     replay_input,
 )
-from tests.fuzz.harness import ACCEPTED, PASSING, Case, Pool
+from tests.fuzz.harness import ACCEPTED, Case, Pool
 from tests.fuzz.mutate import DrawChoices, pick
 
 # inputs of each kind in the fast mode: with every command, about 250 runs in all

@@ -15,6 +15,7 @@ child that draws makes its own.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import io
@@ -140,10 +141,8 @@ def _child(case: dict[str, Any], work: Path, out: Path) -> None:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
             if code != 0:
                 break
-        try:
+        with contextlib.suppress(BrokenPipeError):
             sys.stdout.flush()
-        except BrokenPipeError:
-            pass
     except BaseException:  # noqa: BLE001  what escaped the command is the finding
         try:
             traceback.print_exc()
