@@ -39,7 +39,7 @@ from tabletop.cli_parser import parser as build_parser
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
-from tabletop.core import Entry, Mode, Names, Policy, TableError
+from tabletop.core import CommandError, Entry, Mode, Names, Policy, TableError
 from tabletop.inspection import (
     entry_text,
     inspect_state,
@@ -80,18 +80,23 @@ def cmd_new(args: argparse.Namespace) -> int:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
-    game = new_game(
-        module,
-        seats=args.seats,
-        variant=args.variant,
-        seed=seed,
-        notes=args.notes,
-        path=args.output,
-        options=options,
-        position=args.position,
-        policy=Policy(Mode(args.rules)),
-        session=session_start(testers, args.where),
-    )
+    try:
+        game = new_game(
+            module,
+            seats=args.seats,
+            variant=args.variant,
+            seed=seed,
+            notes=args.notes,
+            path=args.output,
+            options=options,
+            position=args.position,
+            policy=Policy(Mode(args.rules)),
+            session=session_start(testers, args.where),
+        )
+    except CommandError as exc:  # a setup step the table refuses: the module's (or position's)
+        raise CliError(
+            f"{args.position or args.module}: the table cannot be set up: {exc}"
+        ) from None
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""

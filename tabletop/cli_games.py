@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions
+from tabletop.core import Finding, Mode, Policy, Refused, TableError, TableState, actions
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
 from tabletop.inspection import HIDDEN
@@ -157,7 +157,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     rules = game_of(module)
     state = table.state if at == table.seq else table.state_at(at)
     seat = _seat_of(args, state)
-    findings = rules.audit(state) if rules else None
+    try:
+        findings = rules.audit(state) if rules else None
+    except TableError as exc:  # a table the module's rules cannot read (an edited log)
+        raise CliError(f"{args.file}: cannot be checked: {exc}") from None
     if findings is None:
         raise CliError(f"{args.file}: {module.name} has no rules assistant to check with")
     findings = seat_findings(findings, state, seat, module)
@@ -188,7 +191,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     rules = game_of(module)
     state = game.table.state
     seat_id = _seat_of(args, state)
-    rows = rules.score(state) if rules is not None else None
+    try:
+        rows = rules.score(state) if rules is not None else None
+    except TableError as exc:  # a table the module's scoring cannot read (an edited log)
+        raise CliError(f"{args.file}: cannot be scored: {exc}") from None
     if rows is None:
         raise CliError(f"{args.file}: {module.name} has no scoring in the rules assistant")
     scrub = seat_filter(state, seat_id, module)

@@ -209,21 +209,32 @@ def keep(result: Result, item: Input, folder: Path = FIXTURES) -> Path:
     path = folder / item.kind / f"{digest}{ext}"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
+    sidecar = path.with_suffix(".json")
+    side = json.loads(sidecar.read_text()) if sidecar.exists() else {}
+    failed = side.get("failed", [])  # the same input may fail under several commands
+    failed.append(
+        {"command": result.case.command, "outcome": result.outcome, "stderr": result.first_line}
+    )
     side = {
         "kind": item.kind,
         "seed": item.seed.name,
         "path": item.changed,
-        "command": result.case.command,
-        "outcome": result.outcome,
-        "stderr": result.first_line,
         "made_by": item.label,
+        "failed": failed,
     }
-    path.with_suffix(".json").write_text(json.dumps(side, indent=1, ensure_ascii=True) + "\n")
+    sidecar.write_text(json.dumps(side, indent=1, ensure_ascii=True) + "\n")
     return path
 
 
-def replay_input(fixture: Path) -> tuple[Input, str]:
-    """The input a fixture holds (rebuilt around its seed) and the command it failed."""
+def sidecar_commands(side: dict) -> set[str]:
+    """The commands a kept input failed (older sidecars name one)."""
+    if "failed" in side:
+        return {f["command"] for f in side["failed"]}
+    return {side["command"]}
+
+
+def replay_input(fixture: Path) -> tuple[Input, set[str]]:
+    """The input a fixture holds (rebuilt around its seed) and the commands it failed."""
     side = json.loads(fixture.with_suffix(".json").read_text())
     kind = side["kind"]
     if kind == "log":
@@ -233,7 +244,7 @@ def replay_input(fixture: Path) -> tuple[Input, str]:
         seed = next(s for s in pool if s.name == side["seed"])
     files = dict(seed.files)
     files[side["path"]] = fixture.read_bytes()
-    return Input(kind, seed, files, side["path"], f"fixture {fixture.name}"), side["command"]
+    return Input(kind, seed, files, side["path"], f"fixture {fixture.name}"), sidecar_commands(side)
 
 
 def fixtures(folder: Path = FIXTURES) -> list[Path]:

@@ -134,8 +134,9 @@ def _fixture_id(path) -> str:
 
 @pytest.mark.parametrize("fixture", fixtures(), ids=_fixture_id)
 def test_kept_failures_are_accepted_or_refused(fuzz_pool: Pool, fixture) -> None:
-    item, command = replay_input(fixture)
-    results = [r for r in _run_all(fuzz_pool, [item]) if r.case.command == command]
+    item, commands = replay_input(fixture)
+    cases = [case for case in cases_of(item, 0) if case.command in commands]
+    results = [result for result in fuzz_pool.map(cases) if result.failed]
     assert not results, _report(results)
 
 
@@ -158,6 +159,7 @@ def _pending() -> list:
 @pytest.mark.parametrize("fixture", _pending())
 def test_pending_failures_still_fail(fuzz_pool: Pool, fixture) -> None:
     """Failures found before their fix landed: strict xfail, so a fix must move them out."""
-    item, command = replay_input(fixture)
-    results = [r for r in _run_all(fuzz_pool, [item]) if r.case.command == command]
+    item, commands = replay_input(fixture)
+    cases = [case for case in cases_of(item, 0) if case.command in commands]
+    results = [result for result in fuzz_pool.map(cases) if result.failed]
     assert not results, _report(results)
