@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
+from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import (
     CliError,
     check_output,
@@ -40,6 +42,7 @@ from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, sessi
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
 from tabletop.core import CommandError, Entry, Mode, Names, Policy, TableError
+from tabletop.core.randomness import ContributionsMissing
 from tabletop.inspection import (
     entry_text,
     inspect_state,
@@ -80,6 +83,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         options["colours"] = "random"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
+    fair = new_game_options(args)
     try:
         game = new_game(
             module,
@@ -92,15 +96,20 @@ def cmd_new(args: argparse.Namespace) -> int:
             position=args.position,
             policy=Policy(Mode(args.rules)),
             session=session_start(testers, args.where),
+            **fair,
         )
-    except CommandError as exc:  # a setup step the table refuses: the module's (or position's)
-        raise CliError(
-            f"{args.position or args.module}: the table cannot be set up: {exc}"
-        ) from None
+    except TableError as exc:
+        text = new_game_hint(exc) if fair else str(exc)
+        if isinstance(exc, CommandError) and not isinstance(exc, ContributionsMissing):
+            # a setup step the table refuses: the module's (or the position's) fault
+            text = f"{args.position or args.module}: the table cannot be set up: {text}"
+        raise CliError(text) from None
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
+    if fair:
+        print(f"Dice and shuffles committed: {fair['committed'].commitment}")
     if args.inspect:
         print()
         for line in _inspect_lines(game, game.state):
@@ -485,6 +494,7 @@ COMMANDS = {
     "modules": cmd_modules,
     "bench": cmd_bench,
     "simulate": cmd_simulate,
+    **FAIR_COMMANDS,
 }
 
 

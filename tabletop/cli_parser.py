@@ -8,6 +8,8 @@ import argparse
 from rules_assist.cli import Parser as _Parser
 from rules_assist.cli import procedures_overview
 from tabletop import __version__
+from tabletop.cli_fair import add_new_options as add_fair_new_options
+from tabletop.cli_fair import add_parsers as add_fair_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
@@ -86,6 +88,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
     )
+    add_fair_new_options(p)
 
     p = sub.add_parser("inspect", help="every place of a game and what lies in it")
     p.add_argument("file", help="a game log (.jsonl)")
@@ -152,6 +155,7 @@ def parser() -> argparse.ArgumentParser:
     add_record_parsers(sub)
     add_sessions_parsers(sub)
     add_report_parsers(sub)
+    add_fair_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

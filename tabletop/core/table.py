@@ -10,7 +10,9 @@ How findings are enforced (the policy) is part of the game: ``set_policy`` logs 
 'policy' entry, which replay, ``policy_at`` and branches follow. Such an entry is
 not a move: undo and redo pass it by, so undo never switches the rules. A playtest note
 (``annotate``, tabletop/core/notes.py) is a 'note' entry, and a part of the session record
-(``record``, tabletop/core/record.py) a 'record' entry, both passed by in the same way.
+(``record``, tabletop/core/record.py) a 'record' entry, and a seat's contribution to committed
+dice and shuffles or the reveal of their seed (``chance``, tabletop/core/randomness.py) a
+'chance' entry, all passed by in the same way.
 """
 
 from __future__ import annotations
@@ -34,13 +36,13 @@ from .commands import (
 from .errors import CommandError, FormatError, Refused, TableError
 from .findings import Finding, Mode, Policy
 from .notes import Annotate, PlaytestNote, check_note, notes_of
-from .randomness import Randomizer
+from .randomness import CHANCE_COMMANDS, Derivation, Randomizer
 from .record import Record, RecordParts, check_record, record_of
 from .state import TableState
 
 Checker = Callable[[TableState, Command, str], Iterable[Finding]]
 
-ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note", "record")
+ENTRY_KINDS = ("do", "undo", "redo", "setup", "policy", "note", "record", "chance")
 CHECKPOINT_EVERY = 1000
 
 
@@ -121,6 +123,11 @@ class Entry(NamedTuple):
             raise FormatError(
                 "only a 'record' entry holds the command 'record', and it holds nothing else"
             )
+        if (kind == "chance") != isinstance(parsed_command, CHANCE_COMMANDS):
+            raise FormatError(
+                "only a 'chance' entry holds the commands 'contribute' and 'reveal', and it holds"
+                " nothing else"
+            )
         return cls(seq, t, actor, kind, parsed_command, parsed, override, ref, draws)
 
 
@@ -173,9 +180,11 @@ class Table:
         checker: Checker | None = None,
         policy: Policy | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        derivation: Derivation | None = None,
     ) -> None:
         self.state = state if state is not None else TableState()
-        self.random = Randomizer(seed)
+        # ``derivation``: how outcomes follow from the seed (the plain one if not given)
+        self.random = Randomizer(seed, derivation=derivation)
         self.checker = checker
         self.policy = policy if policy is not None else Policy(Mode.ADVISORY)
         # the policy before entry 1; None where a log does not say (one written before
@@ -261,6 +270,8 @@ class Table:
             raise CommandError("a note is written with annotate, not as a move")
         if isinstance(command, Record):
             raise CommandError("the session record is written with record, not as a move")
+        if isinstance(command, CHANCE_COMMANDS):
+            raise CommandError("a contribution or reveal is written with chance, not as a move")
         checks = self._checks(command)
         if applied and checks:
             command.inverse().apply(self.state)
@@ -327,6 +338,20 @@ class Table:
             raise CommandError("record takes a session record command")
         check_record(command, [s.id for s in self.state.seats])
         return self._record(Entry(self.seq + 1, self.now(), actor, "record", command))
+
+    def chance(self, command: Command, actor: str) -> Change:
+        """Add a seat's contribution to the committed dice and shuffles, or reveal their seed
+        (tabletop/core/randomness.py), logged as a 'chance' entry by ``actor``. Changes nothing
+        on the table and is not a move: undo and redo pass it by. Raises CommandError naming
+        what is wrong (a game without committed chance, a seat that contributed already, a
+        seed that does not match the commitment)."""
+        if not isinstance(command, CHANCE_COMMANDS):
+            raise CommandError("chance takes a contribution or a reveal")
+        problem = self.random.chance_problem(command)
+        if problem is not None:
+            raise CommandError(problem)
+        self.random.take(command, self.seq + 1)
+        return self._record(Entry(self.seq + 1, self.now(), actor, "chance", command))
 
     def session_parts(self) -> RecordParts:
         """The session record's entries as they stand (testers, place, time, result, forms)."""
@@ -464,6 +489,8 @@ class Table:
             self.policy = entry.command.to_policy()  # type: ignore[attr-defined]
         elif entry.kind in ("note", "record"):
             pass  # a remark or the session's record: neither a move nor a change of the rules
+        elif entry.kind == "chance":
+            self.random.take(entry.command, entry.seq)  # a contribution or the reveal
         elif entry.kind == "undo":
             self._redo.append(self._undo.pop())
         else:

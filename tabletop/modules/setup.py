@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop.core import Command, Compound, Flip, Seat, Table, TableError, actions
+from tabletop.core import Command, CommandError, Compound, Flip, Seat, Table, TableError, actions
 from tabletop.core.commands import AddPiece, AddPlace, Where
+from tabletop.core.randomness import Contribute, SecretSeed
 from tabletop.persist import Game, Header
 
 from .gamecode import game_of
@@ -331,6 +332,8 @@ def new_game(
     options: dict[str, str] | None = None,
     position: str | None = None,
     session: dict[str, Any] | None = None,
+    committed: SecretSeed | None = None,
+    contributions: Mapping[str, str] | None = None,
     **game_options: Any,
 ) -> Game:
     """Set up a new game of a module; with a path, its log is written as it goes.
@@ -339,6 +342,11 @@ def new_game(
     animal); ``position`` is a file describing a table to build, for modules
     whose setup reads positions; ``session`` the session record's start kept in the header
     (``testers``: seat -> a player's name, ``where``: a place).
+
+    ``committed``: the referee's secret seed, for committed dice and shuffles
+    (docs/fairness.md): the header holds its commitment (and, in this, the referee's file, the
+    secret); ``contributions`` (seat -> hex), each seat's, are the first entries, before the
+    setup, which draws nothing until every seat's is in.
     """
     if variant and variant not in module.variants:
         known = ", ".join(module.variants) or "none"
@@ -368,8 +376,17 @@ def new_game(
                     f"there is no seat {seat!r} to name a tester for ({', '.join(seats)})"
                 )
         header.extra["session"] = session
+    if contributions and committed is None:
+        raise SetupError("contributions are for a game with committed dice and shuffles")
+    if committed is not None:
+        header.randomness = committed.header_record()
 
     def setup(table: Table) -> None:
+        for seat, contribution in (contributions or {}).items():
+            try:
+                table.chance(Contribute(seat, contribution), seat)
+            except CommandError as exc:
+                raise SetupError(f"the contribution of {seat}: {exc}") from None
         context = SetupContext(module, table, chosen, variant, chosen_options, position)
         context.open_places()
         if setup_function is not None:

@@ -1,8 +1,10 @@
 """The session log: one JSON object per line, and the log is the save.
 
 Line 1 is the header (format, version, module, decks with their sha256, seed,
-seats, variant, app version, creation time, notes, and the rules' policy at the
-start; a later change of policy is a 'policy' entry). Every later line is either
+seats, variant, app version, creation time, notes, the rules' policy at the
+start, a later change of policy being a 'policy' entry; and in a game with committed
+dice and shuffles, 'randomness': the commitment, and in the referee's file only its
+secret, docs/fairness.md). Every later line is either
 an entry (a command as applied, with ``seq``) or a checkpoint of the whole
 state (with ``checkpoint`` = the seq it follows and the state's sha256).
 
@@ -22,6 +24,7 @@ from typing import IO, Any
 
 from tabletop import __version__
 from tabletop.core import Entry, FormatError, Policy, Seat, TableError
+from tabletop.core.randomness import randomness_problem
 from tabletop.core.state import digest_of
 
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
@@ -54,6 +57,15 @@ class Header:
     extra: dict[str, Any] = field(default_factory=dict)
     # the rules' policy before entry 1; None in logs written before policies were logged
     policy: Policy | None = None
+    # committed dice and shuffles (docs/fairness.md): scheme, commitment and, in the referee's
+    # file only, the secret seed; None in a game with the plain derivation
+    randomness: dict[str, str] | None = None
+
+    def public_randomness(self) -> dict[str, str] | None:
+        """The 'randomness' record without the secret: what a seat's copy may hold."""
+        if self.randomness is None:
+            return None
+        return {k: v for k, v in self.randomness.items() if k != "secret"}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -70,6 +82,8 @@ class Header:
         }
         if self.policy is not None:
             d["policy"] = self.policy.to_dict()
+        if self.randomness is not None:
+            d["randomness"] = dict(self.randomness)
         if self.extra:
             d["extra"] = self.extra
         return d
@@ -105,6 +119,11 @@ class Header:
                 policy = Policy.from_dict(policy)
             except FormatError as exc:
                 raise FormatError(f"the header's 'policy': {exc}") from None
+        randomness = d.get("randomness")
+        if randomness is not None:
+            problem = randomness_problem(randomness)
+            if problem is not None:
+                raise FormatError(f"the header's {problem}")
         return cls(
             module=module["id"],
             module_version=str(module.get("version", "")),
@@ -118,6 +137,7 @@ class Header:
             version=d["version"],
             extra=extra,
             policy=policy,
+            randomness=dict(randomness) if randomness is not None else None,
         )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tabletop.core import Command, Entry, FormatError, Policy, Table, TableState
+from tabletop.core.randomness import Derivation, derivation_for
 from tabletop.core.state import digest_of
 from tabletop.core.table import Checker
 
@@ -55,6 +56,12 @@ class _Collector:
         )
 
 
+def derivation_of(header: Header) -> Derivation | None:
+    """How the game's dice and shuffles follow from its seed: committed (docs/fairness.md)
+    when the header says so, else the plain derivation (None)."""
+    return derivation_for(header.randomness, [s.id for s in header.seats])
+
+
 class Game:
     """A live game: ``table`` plus the ``header`` and the log it is written to (if any)."""
 
@@ -91,7 +98,13 @@ class Game:
         entry is written as it is applied. The header records ``policy`` (advisory
         if not given) as the policy the game starts with.
         """
-        table = Table(TableState(header.seats), seed=header.seed, checker=checker, policy=policy)
+        table = Table(
+            TableState(header.seats),
+            seed=header.seed,
+            checker=checker,
+            policy=policy,
+            derivation=derivation_of(header),
+        )
         header.policy = table.policy.copy()
         game = cls(table, header, str(path) if path is not None else None)
         if path is not None:
@@ -147,6 +160,7 @@ class Game:
             seed=contents.header.seed,
             checker=checker,
             policy=recorded.copy() if recorded is not None else policy,
+            derivation=derivation_of(contents.header),
         )
         if recorded is None:
             table.initial_policy = None
@@ -225,6 +239,7 @@ class Game:
             seed=header.seed,
             policy=header.policy,
             checkpoint_every=self.table.checkpoint_every,
+            derivation=derivation_of(header),
         )
         collector = _Collector()
         fresh.attach_writer(collector)
@@ -289,6 +304,9 @@ def _resume(table: Table, contents: LogContents) -> None:
     except FormatError as exc:
         raise LogError(contents.path, good.line, str(exc)) from None
     table.random.draws = good.draws
+    for entry in table.entries:  # contributions and the reveal before the checkpoint
+        if entry.kind == "chance":
+            table.random.take(entry.command, entry.seq)
     resumed = table.policy_at(good.seq)  # the policy entries up to the checkpoint are not replayed
     if resumed is not None:
         table.policy = resumed
