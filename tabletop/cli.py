@@ -103,6 +103,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         if isinstance(exc, CommandError) and not isinstance(exc, ContributionsMissing):
             # a setup step the table refuses: the module's (or the position's) fault
             text = f"{args.position or args.module}: the table cannot be set up: {text}"
+        elif args.position and args.position not in text:  # a position's table, refused
+            text = f"{args.position}: {text}"
         raise CliError(text) from None
     game.close()
     seats = ", ".join(s.name for s in game.header.seats)

@@ -4,8 +4,8 @@ A case is a set of files (written into a fresh folder), the command's arguments,
 the command may write (its target). The outcome of one run:
 
 - ``accepted``: exit 0, nothing changed but the target;
-- ``refused``: exit 2 with a short message (one line or a few, under 2,000 characters,
-  no traceback, no raw control characters) naming the file;
+- ``refused``: exit 2 with a short message naming the file: a line (or one a problem),
+  none over 1,000 characters, no traceback, no raw control characters;
 - anything else is a failure: ``traceback``, ``memory`` (MemoryError or a kill near the
   1 GB limit), ``crash`` (a signal: segmentation fault, abort), ``hang`` (over 10 s),
   ``exit N`` (another exit code), ``vague refusal`` (exit 2 without naming the file),
@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ACCEPTED = "accepted"
 REFUSED = "refused"
 PASSING = (ACCEPTED, REFUSED)
-LONGEST_MESSAGE = 2000
+LONGEST_LINE = 1000  # characters of one line of a refusal (a problem each line)
+LONGEST_MESSAGE = 64_000  # characters of a whole refusal (a deck's every row may be named)
 _RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
 
 
@@ -118,8 +119,9 @@ def classify(case: Case, raw: dict[str, Any]) -> Result:
         return result(f"exit {code}")
     if not lines:
         return result("vague refusal", "no message")
-    if len(stderr) > LONGEST_MESSAGE or _RAW.search(stderr):
-        return result("raw message", f"{len(stderr)} characters")
+    longest = max(len(line) for line in lines)
+    if len(stderr) > LONGEST_MESSAGE or longest > LONGEST_LINE or _RAW.search(stderr):
+        return result("raw message", f"{len(stderr)} characters, a line of {longest}")
     if not any(name in stderr for name in (Path(case.subject).name, *case.names)):
         return result("vague refusal", f"does not name {case.subject}")
     if code == 2 and changed:
