@@ -63,7 +63,10 @@ def game_of_saved(game: Any) -> Any:
 def module_summary(game: Any, state: Any) -> Any:
     """The game's own reading of the table (lines or a dict), where it has one."""
     rules = game_of_saved(game)
-    return rules.summary(state) if rules is not None else None
+    try:
+        return rules.summary(state) if rules is not None else None
+    except TableError as exc:  # a table the module cannot read (an edited log)
+        raise CliError(f"{game.path}: the game cannot read its table: {exc}") from None
 
 
 # ---- what one seat may read ------------------------------------------------------------

@@ -103,6 +103,9 @@ def parse_position(data: dict[str, Any], path: str, module: Any) -> Position:
         if key not in known:
             raise _fail(path, key, f"is not part of a position (known: {', '.join(sorted(known))})")
     position = Position()
+    for key in ("variant", "phase", "first_player"):
+        if key in data and not isinstance(data[key], str):
+            raise _fail(path, key, f"must be text, not {type(data[key]).__name__}")
     variant = data.get("variant", "")
     if variant and variant not in module.variants:
         raise _fail(
