@@ -227,10 +227,11 @@ def _description(spec: ProcedureSpec) -> str:
 
 # ---- running ---------------------------------------------------------------------------------
 def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
-    """Copy FILE to OUT (through OUT.part and a rename), run the procedure on the copy, say what
-    happened. An existing OUT is refused; on any error nothing is written."""
+    """Copy FILE to OUT (through a fresh temporary file and a rename), run the procedure on the
+    copy, say what happened. An existing OUT is refused, even one made while the procedure ran;
+    on any error nothing is written."""
     spec: ProcedureSpec = args.spec
-    if os.path.exists(args.output):
+    if os.path.lexists(args.output):
         raise CommandError(
             f"{args.output}: already exists; choose another name (nothing was changed)"
         )

@@ -7,7 +7,9 @@ A procedure that needs a decision the rules leave to a player asks a
 - what kind of answer it needs (``kind``):
 
   ``one_of``   one of ``options``;
-  ``yes_no``   yes or no;
+  ``yes_no``   yes or no; ``safe`` is the answer that is safe to take by
+               mistake (no unless the game says yes): a window offers it
+               as the default, so Enter never picks the other one;
   ``subset``   between ``low`` and ``high`` of ``options``, each at most once
                (a discard of two cards, the dice to re-roll);
   ``split``    ``total`` shared among ``groups``, each ``(name, cap)``
@@ -69,6 +71,7 @@ class Question:
     alternatives: tuple[str, ...] = ()  # payment: answers instead of paying
     labels: tuple[tuple[str, str], ...] = ()  # how an option or group reads on screen
     section: str = ""
+    safe: str = NO  # yes_no: the answer safe to take by mistake (the default button), yes or no
 
     # ---- making questions ------------------------------------------------------------
     @classmethod
@@ -78,8 +81,12 @@ class Question:
         return cls(key, text, ONE_OF, owner, tuple([str(o) for o in options]), **kw)
 
     @classmethod
-    def yes_no(cls, key: str, text: str, owner: str | None = None, **kw: Any) -> Question:
-        return cls(key, text, YES_NO, owner, (YES, NO), **kw)
+    def yes_no(
+        cls, key: str, text: str, owner: str | None = None, safe: bool = False, **kw: Any
+    ) -> Question:
+        """A yes/no question; ``safe`` True where yes is the answer safe to take by mistake
+        (the cautious one, which loses or spends nothing), else no is."""
+        return cls(key, text, YES_NO, owner, (YES, NO), safe=YES if safe else NO, **kw)
 
     @classmethod
     def subset(
@@ -228,11 +235,16 @@ class Question:
             return value
         return ",".join(f"{g}={n}" for g, n in value.items()) or "none"
 
+    def safe_answer(self) -> bool:
+        """A yes/no question's safe answer (``safe``): True for yes, False for no."""
+        return self.safe == YES
+
     def default(self) -> Any:
-        """A fitting answer, the plainest one: the first option, no, the first ``low`` options,
-        the groups filled in order; AnswerError when nothing fits."""
+        """A fitting answer, the plainest one: the first option, a yes/no's safe answer (no
+        unless it says yes), the first ``low`` options, the groups filled in order;
+        AnswerError when nothing fits."""
         if self.kind == YES_NO:
-            return False
+            return self.safe_answer()
         if self.kind == ONE_OF:
             if not self.options:
                 raise self._fail("there is nothing to choose")

@@ -41,7 +41,7 @@ from tabletop.modules import load_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import record_result
 from tabletop.modules.revisions import with_revision
-from tabletop.persist import atomic_write_text
+from tabletop.persist import atomic_path, atomic_write_text, leftovers
 
 from .driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from .procedures import ChoiceNeeded, ProcedureError
@@ -51,7 +51,12 @@ MAX_QUESTIONS = 400
 
 
 class SimulationError(TableError):
-    """A game the bots could not go on with (nobody had a move, or it ran too long)."""
+    """A game the bots could not go on with (nobody had a move, or it ran too long); ``seed``
+    names the game when it is known."""
+
+    def __init__(self, message: str, seed: int | None = None) -> None:
+        super().__init__(message)
+        self.seed = seed
 
 
 def _answerer(bots: Mapping[str, Any], acting: Any) -> Callable[[ChoiceNeeded, Any], Any]:
@@ -239,11 +244,6 @@ def log_name(seed: int) -> str:
     return f"game-{seed}.jsonl"
 
 
-def _partial(folder: str | os.PathLike[str], seed: int) -> str:
-    """Where a game's log is written while it is played (renamed to ``log_name`` at its end)."""
-    return os.path.join(folder, f".{log_name(seed)}.part")
-
-
 def play_seed(
     game: Any,
     variant: str,
@@ -258,7 +258,6 @@ def play_seed(
     bots = {
         s: factories[n](seed * 10 + k) for k, (s, n) in enumerate(zip(seats, names, strict=True))
     }
-    partial = _partial(save_logs, seed) if save_logs else None
     seen = {"actions": -1, "first": None}  # the hook runs once after the setup, then per action
 
     def watch(session: Any) -> None:
@@ -268,20 +267,24 @@ def play_seed(
             if to_move in bots:
                 seen["first"] = to_move
 
-    try:
-        session = play_game(game, variant, bots, seed, path=partial, after_action=watch)
+    def played(path: str | None) -> tuple[dict[str, Any], int]:
+        session = play_game(game, variant, bots, seed, path=path, after_action=watch)
         try:
-            result = outcome(game, session.state)
-            turns = game.flow.status(session.state).turn
+            return outcome(game, session.state), game.flow.status(session.state).turn
         finally:
             session.close()
-    except BaseException:
-        if partial is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
-        raise
+
     if save_logs:
-        os.replace(partial, os.path.join(save_logs, log_name(seed)))
+        # written under a fresh temporary name, renamed when the game is over; a file of that
+        # name made meanwhile is kept (FileExistsError)
+        target = os.path.join(save_logs, log_name(seed))
+        try:
+            with atomic_path(target, create=False) as partial:
+                result, turns = played(str(partial))
+        except FileExistsError:
+            raise SimulationError(f"{target} already exists; it is kept as it was") from None
+    else:
+        result, turns = played(None)
     return {
         "seed": seed,
         "first": seen["first"],
@@ -297,6 +300,11 @@ def play_seed(
             for s, n in zip(seats, names, strict=True)
         ],
     }
+
+
+def _kept(folder: str, seeds: Sequence[int]) -> list[str]:
+    """The logs a stopped run left in its ``--save-logs`` folder (of the games that ended)."""
+    return [log_name(s) for s in seeds if os.path.lexists(os.path.join(folder, log_name(s)))]
 
 
 def _failure(seed: int, exc: BaseException) -> str:
@@ -412,7 +420,7 @@ def _in_workers(
                     ) from None
                 continue
             if kind == "error":
-                raise SimulationError(payload)
+                raise SimulationError(payload, seed)
             rows.append(payload)
             if progress is not None:
                 progress(len(rows), len(seeds))
@@ -511,16 +519,25 @@ def simulate(
                 try:
                     rows.append(play_seed(game, variant, seats, names, game_seed, folder))
                 except Exception as exc:
-                    raise SimulationError(_failure(game_seed, exc)) from exc
+                    raise SimulationError(_failure(game_seed, exc), game_seed) from exc
                 if progress is not None:
                     progress(len(rows), games)
         else:
             rows = _in_workers(game, variant, seats, names, seeds, folder, jobs, progress)
-    except BaseException:
+    except BaseException as exc:
         if folder is not None:  # a worker ended mid-game leaves its log unfinished
             for game_seed in seeds:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(_partial(folder, game_seed))
+                for leftover in leftovers(os.path.join(folder, log_name(game_seed)), age=0):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(leftover)
+            if isinstance(exc, SimulationError):
+                kept = _kept(folder, [s for s in seeds if s != exc.seed])
+                if kept:
+                    raise SimulationError(
+                        f"{exc}; the logs of the games that ended are in {folder}: "
+                        + ", ".join(kept),
+                        exc.seed,
+                    ) from exc
         raise
     elapsed = time.perf_counter() - start
     found = summary_of(game, variant, seats, names, rows)
@@ -533,5 +550,6 @@ def simulate(
 
 
 def write_summary(summary: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
-    """The summary as JSON in ``path``, written whole or not at all (a temporary file renamed)."""
+    """The summary as JSON in ``path``, written whole or not at all (a temporary file renamed);
+    FileExistsError if ``path`` exists, even if it was made while the games were played."""
     atomic_write_text(path, json.dumps(summary, indent=2) + "\n")

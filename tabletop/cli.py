@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_export import cmd_export
 from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
 from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import (
@@ -61,6 +62,8 @@ from tabletop.modules import (
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
+from tabletop.persist import atomic_path
+from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
 # speed: the others start without it. Nothing imports this module, so nothing here dodges a
@@ -84,20 +87,26 @@ def cmd_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     testers = {**named_seats(args.seats), **pairs(args.tester, "--tester")}
     fair = new_game_options(args)
-    try:
-        game = new_game(
-            module,
-            seats=args.seats,
-            variant=args.variant,
-            seed=seed,
-            notes=args.notes,
-            path=args.output,
-            options=options,
-            position=args.position,
-            policy=Policy(Mode(args.rules)),
-            session=session_start(testers, args.where),
-            **fair,
-        )
+    try:  # set up under a fresh temporary name: OUT appears whole, and is never replaced
+        with atomic_path(args.output, create=False) as temp:
+            game = new_game(
+                module,
+                seats=args.seats,
+                variant=args.variant,
+                seed=seed,
+                notes=args.notes,
+                path=temp,
+                options=options,
+                position=args.position,
+                policy=Policy(Mode(args.rules)),
+                session=session_start(testers, args.where),
+                **fair,
+            )
+            game.close()
+    except FileExistsError:
+        raise CliError(
+            f"{args.output}: already exists; choose another name (nothing was changed)"
+        ) from None
     except TableError as exc:
         text = new_game_hint(exc) if fair else str(exc)
         if isinstance(exc, CommandError) and not isinstance(exc, ContributionsMissing):
@@ -106,7 +115,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         elif args.position and args.position not in text:  # a position's table, refused
             text = f"{args.position}: {text}"
         raise CliError(text) from None
-    game.close()
+    game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"New game of {module.name} for {seats}{variant} (seed {seed}): {args.output}")
@@ -177,8 +186,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     header = game.header
+    copy = seat_view_of(header)[0]
     print(
-        f"{args.file}: {header.module} {header.module_version}, seed {header.seed}"
+        f"{args.file}: {header.module} {header.module_version}, "
+        + (copy_owner_text(header) if copy else f"seed {header.seed}")
         + (f", variant {header.variant}" if header.variant else "")
         + f", after entry {at} of {table.seq}"
     )
@@ -203,6 +214,9 @@ def cmd_log(args: argparse.Namespace) -> int:
             raise CliError("--last must be a whole number of at least 0")
         entries = entries[len(entries) - args.last :] if args.last else []
     reader = args.seat is not None or args.spectator
+    copy, copy_seat = seat_view_of(game.header)
+    if copy and not reader:  # a seat's copy reads as its seat reads it
+        args.seat, args.spectator, reader = copy_seat, copy_seat is None, not args.json
     if args.json:
         if reader:
             raise CliError("--json prints the entries as the file holds them: leave out --seat")
@@ -306,6 +320,9 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise CliError(
                 f"{args.file}: there is no seat {args.seat!r} (seats: {', '.join(seats)})"
             )
+        copy, copy_seat = seat_view_of(game.header)
+        if copy and args.seat is None:  # a seat's copy is drawn as its seat sees it
+            args.seat = copy_seat
         try:
             module = game_module(game)
         except ModuleError as exc:
@@ -482,6 +499,7 @@ COMMANDS = {
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
+    "export": cmd_export,
     "note": cmd_note,
     "notes": cmd_notes,
     "session": cmd_session,

@@ -84,7 +84,7 @@ def _continued(args: argparse.Namespace, command: Any, actor: str) -> int:
     names = {s.id: s.name for s in saved.header.seats}
     saved.close()
     try:
-        with Game.continued(args.file, output, writable=True) as copy:
+        with Game.continued(args.file, output, replace=args.output is None, writable=True) as copy:
             entry = copy.table.chance(command, actor).entry
     except CommandError as exc:
         raise CliError(f"{args.file}: {exc} (nothing was written)") from None

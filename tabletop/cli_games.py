@@ -21,6 +21,7 @@ from tabletop.modules import ModuleError, find_module
 from tabletop.modules.revisions import module_for_game, with_revision
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
+from tabletop.persist.seatview import check_copy, seat_view_of
 from tabletop.visibility import can_see
 
 
@@ -30,13 +31,15 @@ class CliError(Exception):
 
 def open_game(path: str, writable: bool = False) -> Any:
     game = Game.open(path, writable=writable)
+    if seat_view_of(game.header)[0]:  # a seat's copy: each entry checked against its digest
+        check_copy(game)
     for warning in game.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return game
 
 
 def check_output(path: str) -> None:
-    if os.path.exists(path):
+    if os.path.lexists(path):  # a link counts, even one that leads nowhere
         raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
@@ -277,7 +280,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         taken = [
             log_name(args.seed + i)
             for i in range(args.games)
-            if os.path.exists(os.path.join(args.save_logs, log_name(args.seed + i)))
+            if os.path.lexists(os.path.join(args.save_logs, log_name(args.seed + i)))
         ]
         if taken:
             raise CliError(f"{args.save_logs}: {taken[0]} already exists (nothing was changed)")

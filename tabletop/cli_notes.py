@@ -124,7 +124,7 @@ def cmd_note(args: argparse.Namespace) -> int:
         )
     saved.close()
     try:
-        with Game.continued(args.file, output, writable=True) as copy:
+        with Game.continued(args.file, output, replace=args.output is None, writable=True) as copy:
             entry = copy.table.annotate(command, actor).entry
     except CommandError as exc:
         raise CliError(f"{args.file}: {exc} (nothing was written)") from None

@@ -8,6 +8,7 @@ import argparse
 from rules_assist.cli import Parser as _Parser
 from rules_assist.cli import procedures_overview
 from tabletop import __version__
+from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_fair import add_new_options as add_fair_new_options
 from tabletop.cli_fair import add_parsers as add_fair_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
@@ -152,6 +153,7 @@ def parser() -> argparse.ArgumentParser:
     )
 
     add_note_parsers(sub)
+    add_export_parsers(sub)
     add_record_parsers(sub)
     add_sessions_parsers(sub)
     add_report_parsers(sub)

@@ -98,7 +98,7 @@ def cmd_form(args: argparse.Namespace) -> int:
     rules = game_of_saved(saved)
     saved.close()
     try:
-        with Game.continued(args.file, output, writable=True) as copy:
+        with Game.continued(args.file, output, replace=args.output is None, writable=True) as copy:
             ended = record_result(copy.table, rules)
             entry = copy.table.record(Record("form", data), args.seat).entry
     except CommandError as exc:

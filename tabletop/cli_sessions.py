@@ -21,12 +21,12 @@ import io
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from tabletop.cli_games import CliError
 from tabletop.core import NOTE_TAGS, RATINGS
+from tabletop.persist import atomic_write_text
 from tabletop.report.sessions import SHA_SHORT, game_files, read_rows, session_row
 
 __all__ = ["SHA_SHORT", "cmd_sessions", "csv_text", "game_files", "read_rows", "session_row"]
@@ -132,14 +132,7 @@ def write_whole(path: str, text: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise CliError(f"{path}: the folder {folder!r} does not exist")
-    handle, temp = tempfile.mkstemp(prefix=".sessions-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    atomic_write_text(path, text, replace=True)
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:

@@ -19,14 +19,15 @@ never showed is kept hidden. The referee (visibility.REFEREE) reads everything.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from tabletop.core import Command, Compound, Entry, Names, Piece, Place, Table
 from tabletop.core.commands import touched_by
 from tabletop.inspection import entry_text
-from tabletop.visibility import REFEREE, can_see
+from tabletop.visibility import REFEREE, can_see, is_anonymous
 
 Viewer = str | None  # a seat id, None for a spectator, or visibility.REFEREE
 
@@ -108,6 +109,8 @@ class ReaderNames(Names):
         piece = self._piece(pid)
         if piece is None:
             return "a piece"
+        if is_anonymous(piece):  # a seat's copy: a piece it may not see, known by its back
+            return self.words.back(piece)
         face = self.words.face(piece)
         if face:
             return face
@@ -134,17 +137,28 @@ class ReaderNames(Names):
 # a name stands alone: not part of a longer id ("card-1" in "card-12") nor of a word
 _BEFORE = r"(?<![\w-])"
 _AFTER = r"(?![\w-])"
+_WORDY = re.compile(r"[\w-]").match  # a character a name standing alone cannot touch
+_RUN = r"[\w-]+"
+_RUN_AT = re.compile(_RUN).match
 
 
 class _Names:
-    """Every name a piece has been called on this table: its id and its face's name."""
+    """Every name a piece has been called on this table: its id and its face's name.
+
+    A name is found in a text where it stands alone (``_BEFORE``, ``_AFTER``), the longest
+    name first where several start at one place, left to right without overlaps. Rather than
+    one regular expression of every name (compiling it costs about a second for ten thousand
+    pieces), names are looked up by their head: the run of word characters and hyphens they
+    begin with (or their first character when it is neither), which in the text is the whole
+    run starting where the name does."""
 
     def __init__(self, words: PieceWords) -> None:
         self.words = words
         self.by_name: dict[str, list[str]] = {}
         self.back: dict[str, str] = {}  # piece id -> its back's words
         self.pieces: dict[str, Piece] = {}  # piece id -> the piece as last learnt
-        self._pattern: re.Pattern[str] | None = None
+        self._heads: dict[str, list[str]] = {}  # head -> the names it begins, longest first
+        self._scan: re.Pattern[str] | None = None  # where a name may begin
         self._stale = False
 
     def learn(self, piece: Piece) -> None:
@@ -154,24 +168,59 @@ class _Names:
         self.back[piece.id] = self.words.back(piece)
         face = self.words.face(piece)
         for name in {piece.id, face} if face else {piece.id}:
+            if name not in self.by_name:
+                self._add(name)
             self.by_name.setdefault(name, []).append(piece.id)
-        self._stale = True
 
-    @property
-    def pattern(self) -> re.Pattern[str] | None:
+    def _add(self, name: str) -> None:
+        """A new name, in its head's list (longest first, then in order of the text)."""
+        head = _RUN_AT(name)
+        key = head.group() if head else name[:1]
+        names = self._heads.get(key)
+        if names is None:
+            names = self._heads[key] = []
+            if self._scan is None or not _WORDY(key):
+                self._stale = True  # a head that is not a run: the scan must stop at it too
+        bisect.insort(names, name, key=lambda n: (-len(n), n))
+
+    def _index(self) -> re.Pattern[str] | None:
         if self._stale:
-            ordered = sorted(self.by_name, key=lambda n: (-len(n), n))
-            self._pattern = re.compile(
-                _BEFORE + "(?:" + "|".join(map(re.escape, ordered)) + ")" + _AFTER
-            )
+            marks = sorted(h for h in self._heads if not _WORDY(h))
+            self._scan = re.compile("|".join([_RUN, *map(re.escape, marks)]))
             self._stale = False
-        return self._pattern
+        return self._scan
+
+    def matches(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Each name standing alone in ``text``: (start, end, name)."""
+        scan = self._index()
+        if scan is None:
+            return
+        heads, after = self._heads, 0
+        for token in scan.finditer(text):
+            start = token.start()
+            if start < after or (start and _WORDY(text[start - 1])):
+                continue  # inside the name found last, or not standing alone
+            for name in heads.get(token.group(), ()):
+                end = start + len(name)
+                if text.startswith(name, start) and (end == len(text) or not _WORDY(text[end])):
+                    yield start, end, name
+                    after = end
+                    break
 
     def mentioned(self, text: str) -> set[str]:
-        pattern = self.pattern
-        if pattern is None:
-            return set()
-        return {pid for m in pattern.finditer(text) for pid in self.by_name[m.group(0)]}
+        return {pid for _s, _e, name in self.matches(text) for pid in self.by_name[name]}
+
+    def sub(self, swap: Callable[[str], str], text: str) -> str:
+        """``text`` with each name standing alone in it replaced by ``swap(name)``."""
+        parts: list[str] = []
+        done = 0
+        for start, end, name in self.matches(text):
+            parts += (text[done:start], swap(name))
+            done = end
+        if not parts:
+            return text
+        parts.append(text[done:])
+        return "".join(parts)
 
 
 def _steps(command: Command) -> Iterable[Command]:
@@ -267,24 +316,23 @@ class LogReader:
     def redact(self, seq: int, text: str, viewer: Viewer) -> str:
         """``text`` written for entry ``seq`` as ``viewer`` may read it."""
         self.follow()
-        pattern = self._names.pattern
-        if viewer == REFEREE or pattern is None:
+        if viewer == REFEREE:
             return text
         sight, touched = self._sight[seq - 1], self._touched[seq - 1]
         who = viewer if viewer in self._seats else None
         names = self._names
 
-        def swap(match: re.Match[str]) -> str:
-            pids = names.by_name[match.group(0)]
+        def swap(name: str) -> str:
+            pids = names.by_name[name]
             # a name several pieces bear (two cards alike) speaks of those the entry acts on
             acted = [pid for pid in pids if pid in touched]
             if acted:
                 shown = all(who in sight[pid] for pid in acted)
             else:
                 shown = any(who in sight.get(pid, ()) for pid in pids)
-            return match.group(0) if shown else names.back[(acted or pids)[0]]
+            return name if shown else names.back[(acted or pids)[0]]
 
-        return pattern.sub(swap, text)
+        return names.sub(swap, text)
 
     def line(self, entry: Entry, viewer: Viewer) -> str:
         """An entry's line (``text``) as ``viewer`` may read it."""

@@ -12,6 +12,15 @@ from tabletop.core import Piece, Place, TableState
 
 REFEREE = "*referee*"
 
+# the property that marks an anonymous piece of a seat's view (tabletop/persist/seatview.py):
+# a piece that seat may not see, with its back and nothing of its face
+ANONYMOUS = "anonymous"
+
+
+def is_anonymous(piece: Piece) -> bool:
+    """Whether the piece is an anonymous stand-in for a piece hidden from a seat."""
+    return bool(piece.props.get(ANONYMOUS))
+
 
 def home_place(state: TableState, piece: Piece) -> Place:
     """The place that decides a piece's privacy: for a piece on a card, the card's place."""

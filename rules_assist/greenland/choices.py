@@ -49,8 +49,9 @@ class Asker:
         asked = Question.one_of(self.name(key), question, options, self.colour, section=section)
         return self.answer(key, asked)
 
-    def yes_no(self, key: str, question: str, section: str = "") -> bool:
-        asked = Question.yes_no(self.name(key), question, self.colour, section=section)
+    def yes_no(self, key: str, question: str, section: str = "", safe: bool = False) -> bool:
+        """Yes or no; ``safe`` True where yes is the answer safe to take by mistake."""
+        asked = Question.yes_no(self.name(key), question, self.colour, safe, section=section)
         return bool(self.answer(key, asked))
 
     def faces(

@@ -34,6 +34,7 @@ from .randomness import Randomizer
 from .record import RATINGS, Record, RecordParts, minutes_text, record_of
 from .state import Seat, TableState
 from .table import Change, Entry, Table, compound
+from .viewcommands import Replace, Unseen, Viewed
 
 __all__ = [
     "NOTE_TAGS",
@@ -67,6 +68,7 @@ __all__ = [
     "Refused",
     "RemovePiece",
     "RemovePlace",
+    "Replace",
     "Roll",
     "Rotate",
     "Seat",
@@ -79,6 +81,8 @@ __all__ = [
     "Table",
     "TableError",
     "TableState",
+    "Unseen",
+    "Viewed",
     "Where",
     "actions",
     "actor_label",

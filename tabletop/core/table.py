@@ -286,6 +286,7 @@ class Table:
                 override = force.strip()
         if not applied:
             command.apply(self.state)
+        redo = list(self._redo)
         entry = Entry(
             len(self.entries) + 1,
             self.now(),
@@ -300,7 +301,14 @@ class Table:
         if undoable:
             self._undo.append(entry.seq)
         self._redo.clear()
-        return self._record(entry)
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            if undoable:
+                self._undo.pop()
+            self._redo[:] = redo
+
+        return self._record(entry, take_back)
 
     def set_policy(self, policy: Policy, actor: str) -> Change | None:
         """Enforce ``policy`` from now on, logged as a 'policy' entry by ``actor``; None (and no
@@ -308,8 +316,14 @@ class Table:
         policy = policy.copy()
         if policy == self.policy and self.policy_at(self.seq) is not None:
             return None
+        before = self.policy
         self.policy = policy
-        return self._record(Entry(self.seq + 1, self.now(), actor, "policy", SetPolicy.of(policy)))
+
+        def take_back() -> None:
+            self.policy = before
+
+        entry = Entry(self.seq + 1, self.now(), actor, "policy", SetPolicy.of(policy))
+        return self._record(entry, take_back)
 
     def annotate(self, command: Annotate, actor: str) -> Change:
         """Add, edit or remove a playtest note (tabletop/core/notes.py), logged as a 'note'
@@ -350,8 +364,9 @@ class Table:
         problem = self.random.chance_problem(command)
         if problem is not None:
             raise CommandError(problem)
-        self.random.take(command, self.seq + 1)
-        return self._record(Entry(self.seq + 1, self.now(), actor, "chance", command))
+        entry = Entry(self.seq + 1, self.now(), actor, "chance", command)
+        # the randomizer follows the entry once the log holds it (nothing to take back)
+        return self._record(entry, written=lambda: self.random.take(command, entry.seq))
 
     def session_parts(self) -> RecordParts:
         """The session record's entries as they stand (testers, place, time, result, forms)."""
@@ -361,12 +376,24 @@ class Table:
         """The playtest notes as they stand (with ``removed``, the removed ones too)."""
         return notes_of(self.entries, removed=removed)
 
-    def _record(self, entry: Entry) -> Change:
+    def _record(
+        self,
+        entry: Entry,
+        take_back: Callable[[], None] | None = None,
+        written: Callable[[], None] | None = None,
+    ) -> Change:
+        """Write ``entry`` (and a checkpoint when one is due) to the writers, then add it to the
+        entries (``written`` runs then) and tell the listeners. A writer that fails (the disk is
+        full) leaves the table as its log has it: ``take_back`` undoes what the caller changed
+        for the entry, the writers that took it retract it, and the writer's error is raised."""
+        snapshot = self._snapshot() if entry.seq % self.checkpoint_every == 0 else None
+        if self._writers:
+            self._write(entry, snapshot, take_back)
+        if written is not None:
+            written()
         self.entries.append(entry)
-        for writer in self._writers:
-            writer.write_entry(entry)
-        if entry.seq % self.checkpoint_every == 0:
-            self._checkpoint()
+        if snapshot is not None:
+            self.checkpoints[self.seq] = snapshot
         change = Change(entry)
         for listener in list(self._listeners):
             listener(change)
@@ -376,11 +403,24 @@ class Table:
         """The state as plain data of its own (``to_dict`` copies what commands change in place)."""
         return self.state.to_dict()
 
-    def _checkpoint(self) -> None:
-        snapshot = self._snapshot()
-        self.checkpoints[self.seq] = snapshot
-        for writer in self._writers:
-            writer.write_checkpoint(self.seq, snapshot, self)
+    def _write(
+        self, entry: Entry, snapshot: dict[str, Any] | None, take_back: Callable[[], None] | None
+    ) -> None:
+        took: list[Any] = []
+        try:
+            for writer in self._writers:
+                took.append(writer)
+                writer.write_entry(entry)
+                if snapshot is not None:
+                    writer.write_checkpoint(entry.seq, snapshot, self)
+        except BaseException:
+            for writer in took:
+                retract = getattr(writer, "retract", None)
+                if retract is not None:
+                    retract()
+            if take_back is not None:
+                take_back()
+            raise
 
     # ---- undo and redo ---------------------------------------------------
     @property
@@ -415,7 +455,14 @@ class Table:
         command.apply(self.state)
         self._undo.pop()
         self._redo.append(seq)
-        return self._record(Entry(self.seq + 1, self.now(), actor, "undo", command, ref=seq))
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            self._redo.pop()
+            self._undo.append(seq)
+
+        entry = Entry(self.seq + 1, self.now(), actor, "undo", command, ref=seq)
+        return self._record(entry, take_back)
 
     def redo(self, actor: str) -> Change | None:
         """Apply again the last command undone; logged as a 'redo' entry."""
@@ -426,7 +473,14 @@ class Table:
         command.apply(self.state)
         self._redo.pop()
         self._undo.append(seq)
-        return self._record(Entry(self.seq + 1, self.now(), actor, "redo", command, ref=seq))
+
+        def take_back() -> None:
+            command.inverse().apply(self.state)
+            self._undo.pop()
+            self._redo.append(seq)
+
+        entry = Entry(self.seq + 1, self.now(), actor, "redo", command, ref=seq)
+        return self._record(entry, take_back)
 
     # ---- chance ----------------------------------------------------------
     def roll(self, dice: Sequence[str], actor: str, **submit_options: Any) -> Change:

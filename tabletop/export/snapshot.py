@@ -33,18 +33,16 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import importlib
 import io
 import math
-import os
 import re
-import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRect, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -60,10 +58,18 @@ from PySide6.QtSvg import QSvgGenerator
 
 from tabletop import __version__
 from tabletop.core import TableError
-from tabletop.persist import atomic_write_bytes
+from tabletop.persist import atomic_path
 from tabletop.ui import theme
 from tabletop.ui.units import PX_PER_MM
 from tabletop.visibility import can_see
+
+
+# Loaded on first use, not with the window: only an SVG export needs it, and importing it
+# costs start-up some 30 ms.
+def _pil_image() -> Any:
+    """PIL's ``Image`` module (an SVG's pictures made smaller)."""
+    return importlib.import_module("PIL.Image")
+
 
 if TYPE_CHECKING:
     from tabletop.ui.scene import TableScene
@@ -290,8 +296,10 @@ def export_scene(
     progress: Progress | None = None,
     as_spectator: bool = False,
     header: list[str] | None = None,
+    replace: bool = False,
 ) -> None:
     """Write a snapshot of ``scene`` to ``path``; the suffix (.png, .svg, .pdf) picks the format.
+    An existing ``path`` is replaced only with ``replace`` (the user chose to replace it).
 
     ``source`` is the part of the table (scene units; the whole table by default),
     ``caption`` a title band above it, ``header`` the game's facts under the caption
@@ -310,11 +318,11 @@ def export_scene(
     report = progress or (lambda done, total: None)
     with _privacy(scene, as_spectator):
         if suffix == ".png":
-            _write_png(scene, frame, target, report)
+            _write_png(scene, frame, target, report, replace)
         elif suffix == ".svg":
-            _write_svg(scene, frame, target, report)
+            _write_svg(scene, frame, target, report, replace)
         else:
-            _write_pdf(scene, frame, target, report)
+            _write_pdf(scene, frame, target, report, replace)
 
 
 def check_target(path: Path) -> str:
@@ -365,24 +373,23 @@ def _privacy(scene: TableScene, as_spectator: bool) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _replacing(target: Path) -> Iterator[str]:
-    """A temporary file beside ``target``, renamed over it if the block succeeds."""
-    folder = target.parent if str(target.parent) else Path(".")
+def _replacing(target: Path, replace: bool) -> Iterator[str]:
+    """A fresh temporary file beside ``target``, renamed to it if the block succeeds (over an
+    existing file only with ``replace``)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise ExportError(f"{target}: cannot write here ({exc.strerror or exc})") from None
-    os.close(fd)
-    try:
-        yield tmp
-        with open(tmp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
+        with atomic_path(target, replace=replace) as tmp:
+            yield str(tmp)
+    except FileExistsError:
+        raise ExportError(
+            f"{target}: already exists; choose another name (nothing was changed)"
+        ) from None
     except OSError as exc:
         raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+
+
+def _write_whole(target: Path, data: bytes, replace: bool) -> None:
+    with _replacing(target, replace) as tmp, open(tmp, "wb") as handle:
+        handle.write(data)
 
 
 def _render_hints(painter: QPainter) -> None:
@@ -573,11 +580,15 @@ def png_bytes_of_view(
     return bytes(buffer.data())
 
 
-def _write_png(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+def _write_png(
+    scene: TableScene, frame: Frame, target: Path, progress: Progress, replace: bool
+) -> None:
     image = _render_image(scene, frame, progress)
-    with _replacing(target) as tmp:
-        if not image.save(tmp, "PNG"):
-            raise ExportError(f"{target}: the PNG could not be written (nothing was changed)")
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise ExportError(f"{target}: the PNG could not be written (nothing was changed)")
+    _write_whole(target, bytes(buffer.data().data()), replace)
 
 
 def _render_image(scene: TableScene, frame: Frame, progress: Progress) -> QImage:
@@ -624,7 +635,9 @@ def _describe(frame: Frame) -> str:
     return "\n".join(parts)
 
 
-def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+def _write_svg(
+    scene: TableScene, frame: Frame, target: Path, progress: Progress, replace: bool
+) -> None:
     progress(0, 1)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -655,10 +668,7 @@ def _write_svg(scene: TableScene, frame: Frame, target: Path, progress: Progress
     )
     if not count:
         raise ExportError(f"{target}: the SVG could not be drawn (nothing was changed)")
-    try:
-        atomic_write_bytes(target, data)
-    except OSError as exc:
-        raise ExportError(f"{target}: cannot write the snapshot ({exc.strerror or exc})") from None
+    _write_whole(target, data, replace)
     progress(1, 1)
 
 
@@ -718,15 +728,16 @@ def _fewer_colours(encoded: bytes) -> bytes:
     """A PNG (base64) again with at most PICTURE_COLOURS colours (transparency kept), if
     that is smaller. Pieces are flat colours, outlines and soft shades: a palette of 256
     looks the same and takes about a quarter of the room."""
+    pil = _pil_image()
     try:
-        picture = Image.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
+        picture = pil.open(io.BytesIO(base64.b64decode(encoded, validate=True)))
         picture.load()
     except (OSError, ValueError):
         return encoded
     if picture.mode not in ("RGB", "RGBA"):
         return encoded
     fewer = picture.quantize(
-        PICTURE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        PICTURE_COLOURS, method=pil.Quantize.FASTOCTREE, dither=pil.Dither.NONE
     )
     out = io.BytesIO()
     fewer.save(out, "PNG", optimize=True)
@@ -734,11 +745,13 @@ def _fewer_colours(encoded: bytes) -> bytes:
     return again if len(again) < len(encoded) else encoded
 
 
-def _write_pdf(scene: TableScene, frame: Frame, target: Path, progress: Progress) -> None:
+def _write_pdf(
+    scene: TableScene, frame: Frame, target: Path, progress: Progress, replace: bool
+) -> None:
     if max(frame.width, frame.height) > MAX_PDF_SIDE:
         raise _too_large(frame, MAX_PDF_SIDE, "points", "PDF page")
     progress(0, 1)
-    with _replacing(target) as tmp:
+    with _replacing(target, replace) as tmp:
         writer = QPdfWriter(tmp)
         size = QPageSize(
             QSizeF(frame.width, frame.height),

@@ -10,6 +10,7 @@ written, and writes it atomically; an existing revision is never replaced.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def import_revision(
             [Problem(str(source), None, "--name", "use letters, digits, '.', '-' and '_' only")]
         )
     target = module.decks[deck_id].path.parent / f"{name}.csv"
-    if target.exists():
+    if os.path.lexists(target):
         raise ModuleError(
             [
                 Problem(
@@ -102,7 +103,19 @@ def import_revision(
     if not source.is_file():
         raise ModuleError([Problem(str(source), None, "", "no such file")])
     _load(module, deck_id, source, str(source))  # every row checked before anything is written
-    atomic_write_bytes(target, source.read_bytes())
+    try:
+        atomic_write_bytes(target, source.read_bytes())
+    except FileExistsError:  # made meanwhile: kept as it is
+        raise ModuleError(
+            [
+                Problem(
+                    str(target),
+                    None,
+                    "",
+                    "a revision of that name exists already; choose another name (nothing was changed)",
+                )
+            ]
+        ) from None
     return target
 
 

@@ -15,18 +15,22 @@ warning when the log is read; any other damage is an error naming the line.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
 from tabletop import __version__
 from tabletop.core import Entry, FormatError, Policy, Seat, TableError
 from tabletop.core.randomness import randomness_problem
 from tabletop.core.state import digest_of
 
+from .atomic import atomic_writer
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
 
 
@@ -291,33 +295,59 @@ def _parse_checkpoint(path: Path, number: int, record: dict[str, Any], after: in
     return Checkpoint(seq, digest, state, draws, undo, redo, number)
 
 
-class LogWriter:
-    """Appends entries and checkpoints to a log, one flushed line each."""
+class LogWriteError(LogError):
+    """An entry could not be written to the log (the disk is full, the file is too large for
+    the system): the log is left as it was before that entry. ``reason`` is the system's."""
 
-    def __init__(self, handle: IO[str], path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], exc: OSError) -> None:
+        self.reason = exc.strerror or str(exc)
+        super().__init__(
+            path, None, f"cannot be written to ({self.reason}); what was to be written was not made"
+        )
+
+
+class LogWriter:
+    """Appends entries and checkpoints to a log, one whole line each, written at once.
+
+    A line the system refuses (the disk is full) is cut off again, so the file always ends
+    with a whole line, and LogWriteError is raised. An entry and the checkpoint after it are
+    one: if the checkpoint cannot be written, the entry is cut off too (``retract`` does the
+    same when something else refused the entry)."""
+
+    def __init__(self, handle: BinaryIO, path: str | os.PathLike[str], length: int) -> None:
         self._handle = handle
         self.path = str(path)
+        self._length = length  # bytes of whole lines in the file
+        self._entry_start = length  # where the last entry's line begins
+        # told of a line the system refused, before the error is raised (a window says so)
+        self.failed: Callable[[LogWriteError], None] | None = None
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], header: Header) -> LogWriter:
-        """Start a new log; refuses to replace an existing file."""
+        """Start a new log; refuses to replace an existing file (or to write through a link)."""
         try:
-            handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open while the game runs
+            handle = open(path, "xb", buffering=0)  # noqa: SIM115 - kept open while the game runs
         except FileExistsError:
             raise LogError(
                 path, None, "already exists; choose another name (nothing was changed)"
             ) from None
         except OSError as exc:
             raise LogError(path, None, f"cannot be created ({exc.strerror})") from None
-        writer = cls(handle, path)
-        writer._write(header.to_dict())
+        writer = cls(handle, path, 0)
+        try:
+            writer._write(header.to_dict())
+        except LogWriteError as exc:
+            handle.close()
+            os.unlink(path)  # made just now and holds nothing
+            raise LogError(path, None, f"cannot be created ({exc.reason})") from None
         return writer
 
     @classmethod
     def append(cls, path: str | os.PathLike[str], good_length: int) -> LogWriter:
         """Continue an existing log, first cutting off a last line left half-written by a crash."""
         try:
-            handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the game runs
+            handle = open(path, "ab", buffering=0)  # noqa: SIM115 - kept open while the game runs
+            length = good_length
             if os.path.getsize(path) != good_length:
                 handle.truncate(good_length)
             if good_length:
@@ -326,39 +356,80 @@ class LogWriter:
                 with open(path, "rb") as check:
                     check.seek(good_length - 1)
                     if check.read(1) != b"\n":
-                        handle.write("\n")
-                        handle.flush()
+                        handle.write(b"\n")
+                        length += 1
         except OSError as exc:
             raise LogError(
                 path, None, f"cannot be written to ({exc.strerror}); open it read-only"
             ) from None
-        return cls(handle, path)
+        return cls(handle, path, length)
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._handle.write(_dumps(record) + "\n")
-        self._handle.flush()
+        encoded = (_dumps(record) + "\n").encode("utf-8")
+        start = self._length
+        rest = memoryview(encoded)
+        try:
+            while rest:
+                written = self._handle.write(rest)
+                if not written:  # the system took nothing and said nothing: as a full disk
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                rest = rest[written:]
+        except OSError as exc:
+            self._cut(start)
+            raise self._failure(exc) from None
+        self._length = start + len(encoded)
+
+    def _failure(self, exc: OSError) -> LogWriteError:
+        error = LogWriteError(self.path, exc)
+        if self.failed is not None:
+            self.failed(error)
+        return error
+
+    def _cut(self, length: int) -> None:
+        """Cut the file back to ``length`` bytes (what was written after it was not taken)."""
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._handle.fileno(), length)
+            self._handle.seek(length)
+        self._length = length
 
     def write_entry(self, entry: Entry) -> None:
+        self._entry_start = self._length
         self._write(entry.to_dict())
 
     def write_checkpoint(self, seq: int, state: dict[str, Any], table: Any) -> None:
-        self._write(
-            checkpoint_record(
-                seq, state, table.random.draws, list(table.undo_stack), list(table.redo_stack)
+        try:
+            self._write(
+                checkpoint_record(
+                    seq, state, table.random.draws, list(table.undo_stack), list(table.redo_stack)
+                )
             )
-        )
-        os.fsync(self._handle.fileno())
+            os.fsync(self._handle.fileno())
+        except LogWriteError:
+            self._cut(self._entry_start)  # the entry goes with its checkpoint
+            raise
+        except OSError as exc:
+            self._cut(self._entry_start)
+            raise self._failure(exc) from None
+
+    def retract(self) -> None:
+        """Cut off the last entry written (and its checkpoint): the table did not take it."""
+        self._cut(self._entry_start)
 
     def close(self) -> None:
         if not self._handle.closed:
             self._handle.close()
 
 
-def write_log(path: str | os.PathLike[str], header: Header, lines: list[dict[str, Any]]) -> None:
-    """Write a whole log at once, atomically (for branches and exports)."""
-    from .atomic import atomic_writer
-
-    with atomic_writer(path) as handle:
+def write_log(
+    path: str | os.PathLike[str],
+    header: Header,
+    lines: list[dict[str, Any]],
+    *,
+    replace: bool = False,
+) -> None:
+    """Write a whole log at once, atomically (for branches and exports); an existing file is
+    replaced only with ``replace`` (FileExistsError otherwise)."""
+    with atomic_writer(path, replace=replace) as handle:
         handle.write(_dumps(header.to_dict()) + "\n")
         for record in lines:
             handle.write(_dumps(record) + "\n")

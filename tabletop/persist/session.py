@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -15,16 +15,20 @@ from tabletop.core.randomness import Derivation, derivation_for
 from tabletop.core.state import digest_of
 from tabletop.core.table import Checker
 
+from .atomic import atomic_path
 from .logfile import (
     Checkpoint,
     Header,
     LogContents,
     LogError,
+    LogWriteError,
     LogWriter,
     checkpoint_record,
     read_log,
     write_log,
 )
+
+SEAT_VIEW = "seat_view"  # the header's extra that marks a seat's copy (seatview.py)
 
 
 @contextlib.contextmanager
@@ -44,9 +48,14 @@ class _Collector:
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
+        self._entry_start = 0
 
     def write_entry(self, entry: Entry) -> None:
+        self._entry_start = len(self.records)
         self.records.append(entry.to_dict())
+
+    def retract(self) -> None:
+        del self.records[self._entry_start :]
 
     def write_checkpoint(self, seq: int, state: dict[str, Any], table: Table) -> None:
         self.records.append(
@@ -73,6 +82,7 @@ class Game:
         self.path = path
         self.warnings = list(warnings)
         self._writer: LogWriter | None = None
+        self._write_failed: Callable[[LogWriteError], None] | None = None
 
     @property
     def state(self) -> TableState:
@@ -154,6 +164,8 @@ class Game:
         policy: Policy | None,
     ) -> Game:
         contents = read_log(path)
+        if writable and SEAT_VIEW in contents.header.extra:
+            raise _read_only(path, contents.header.to_dict())
         recorded = contents.header.policy
         table = Table(
             TableState(contents.header.seats),
@@ -174,6 +186,13 @@ class Game:
             table.attach_writer(game._writer)
         return game
 
+    def on_write_failure(self, listener: Callable[[LogWriteError], None] | None) -> None:
+        """Tell ``listener`` of an entry the log file could not take (the disk is full), before
+        the error reaches whoever made the entry; the table stays as the log has it."""
+        self._write_failed = listener
+        if self._writer is not None:
+            self._writer.failed = listener
+
     def close(self) -> None:
         if self._writer is not None:
             self.table.detach_writer(self._writer)
@@ -193,28 +212,42 @@ class Game:
         cls,
         path: str | os.PathLike[str],
         output: str | os.PathLike[str],
+        *,
+        replace: bool = False,
         **open_options: Any,
     ) -> Iterator[Game]:
         """A copy of the game at ``path`` to play on, written to ``output`` whole when the block
-        ends without an error (a temporary file beside it, then one rename) and not at all
-        otherwise; ``path`` is never changed."""
-        folder = os.path.dirname(os.fspath(output)) or "."
-        handle, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(os.fspath(output))}.", suffix=".tmp", dir=folder
-        )
-        os.close(handle)
+        ends without an error (a fresh temporary file beside it, then one rename) and not at
+        all otherwise. An existing ``output`` is replaced only with ``replace`` (to write the
+        game back over ``path``); otherwise LogError, even for a file made meanwhile. ``path``
+        changes only if it is ``output``."""
+        shown = os.fspath(output)
         try:
-            shutil.copyfile(path, tmp)
-            shutil.copymode(path, tmp)  # the new file is readable as the old one was
-            copy = cls.open(tmp, **open_options)
-            try:
-                yield copy
-            finally:
-                copy.close()
-            os.replace(tmp, output)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            with open(path, "rb") as handle:
+                first = json.loads(handle.readline().decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            first = None  # read_log, on the copy, names what is wrong
+        if isinstance(first, dict) and SEAT_VIEW in (first.get("extra") or {}):
+            raise _read_only(path, first)
+        try:
+            with atomic_path(output, replace=replace) as tmp:
+                with open(path, "rb") as source, open(tmp, "r+b") as copy_to:
+                    shutil.copyfileobj(source, copy_to)
+                copy = cls.open(tmp, **open_options)
+                try:
+                    yield copy
+                finally:
+                    copy.close()
+        except FileExistsError as exc:
+            if exc.filename != shown:
+                raise
+            raise LogError(
+                output, None, "already exists; choose another name (nothing was changed)"
+            ) from None
+        except LogWriteError as exc:  # named by the copy's temporary file: name ``output``
+            raise LogError(
+                output, None, f"cannot be written ({exc.reason}); nothing was changed"
+            ) from None
 
     def branch(self, seq: int, path: str | os.PathLike[str], notes: str | None = None) -> None:
         """Write a new log holding this game's entries 1 to ``seq`` (written atomically)."""
@@ -224,7 +257,7 @@ class Game:
                 None,
                 f"there is no entry {seq}: the log holds 0 to {self.table.seq}",
             )
-        if os.path.exists(path):
+        if os.path.lexists(path):
             raise LogError(path, None, "already exists; choose another name (nothing was changed)")
         header = Header.from_dict(self.header.to_dict())
         header.created = ""
@@ -245,7 +278,29 @@ class Game:
         fresh.attach_writer(collector)
         for entry in self.table.entries[:seq]:
             fresh.replay(entry)
-        write_log(path, header, collector.records)
+        try:
+            write_log(path, header, collector.records)
+        except FileExistsError:  # made meanwhile: kept as it is
+            raise LogError(
+                path, None, "already exists; choose another name (nothing was changed)"
+            ) from None
+
+
+class SeatCopyError(LogError):
+    """A seat's copy (tabletop export) opened to be written to: it opens read-only only."""
+
+
+def _read_only(path: str | os.PathLike[str], header: dict[str, Any]) -> LogError:
+    """The refusal to write to a seat's copy, naming whose it is."""
+    seat = (header.get("extra") or {}).get(SEAT_VIEW, {}).get("seat")
+    names = {s.get("id"): s.get("name") for s in header.get("seats", []) if isinstance(s, dict)}
+    whose = f"{names.get(seat) or seat}'s" if seat else "a spectator's"
+    return SeatCopyError(
+        path,
+        None,
+        f"this is {whose} copy of a game (tabletop export): it is read-only; moves are made on"
+        " the full game",
+    )
 
 
 def _fail(contents: LogContents, seq: int, message: str) -> LogError:

@@ -13,7 +13,6 @@ import html
 import io
 import os
 import struct
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from PySide6.QtGui import (
 )  # noqa: E402
 
 from tabletop.export import application_for_snapshots  # noqa: E402
+from tabletop.persist import atomic_path  # noqa: E402
 
 from .data import ReportError  # noqa: E402
 
@@ -645,19 +645,9 @@ def write_text(path: str, text: str) -> None:
 
 
 def _whole(path: str, write: Callable[[str], None]) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temp = tempfile.mkstemp(prefix=".report-", suffix=Path(path).suffix, dir=folder)
-    os.close(handle)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's private one
-    try:
-        write(temp)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    """``write(temp)`` fills a fresh temporary file beside ``path``, which then replaces it."""
+    with atomic_path(path, replace=True) as temp:
+        write(str(temp))
 
 
 def write_report(data: dict[str, Any], path: str, progress: Progress | None = None) -> None:

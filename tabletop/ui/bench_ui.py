@@ -12,6 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+try:
+    import resource  # the children's CPU time (not on every system)
+except ImportError:  # pragma: no cover - Windows
+    resource = None
+
 _BARE_QT = """
 import sys
 from PySide6.QtWidgets import QApplication, QMainWindow
@@ -56,24 +61,41 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _wall(argv: list[str], env: dict[str, str], repeats: int = 5) -> float:
+def _children_cpu() -> float | None:
+    """User and system seconds of this process's finished children (None where the system
+    does not say)."""
+    if resource is None:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wall(argv: list[str], env: dict[str, str], repeats: int = 5) -> tuple[float, float | None]:
+    """Median wall seconds of ``repeats`` runs, and the median CPU seconds (user and system)
+    they took, which depend less on what else the machine is doing (None where unknown)."""
     subprocess.run(argv, env=env, check=True, capture_output=True)  # warm: bytecode and disk caches
-    samples = []
+    samples, cpu = [], []
     for _ in range(repeats):
+        c0 = _children_cpu()
         t0 = time.perf_counter()
         subprocess.run(argv, env=env, check=True, capture_output=True)
         samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+        c1 = _children_cpu()
+        if c0 is not None and c1 is not None:
+            cpu.append(c1 - c0)
+    return statistics.median(samples), statistics.median(cpu) if cpu else None
 
 
-def measure_start(work: Path) -> dict[str, float]:
-    """Opening the window on a new default game and grabbing it, against a bare Qt window grab."""
+def measure_start(work: Path, repeats: int = 5) -> dict[str, Any]:
+    """Opening the window on a new default game and grabbing it, against a bare Qt window grab:
+    in wall time (``start_vs_bare_qt``) and in CPU time (``start_vs_bare_qt_cpu``: user and
+    system time of each process, median of ``repeats``), with the load average when measured."""
     from tabletop.modules import default_module
 
     env = _env()
     env["TABLETOP_GAMES"] = str(work / "games")
-    bare = _wall([sys.executable, "-c", _BARE_QT, str(work / "bare.png")], env)
-    play = _wall(
+    bare, bare_cpu = _wall([sys.executable, "-c", _BARE_QT, str(work / "bare.png")], env, repeats)
+    play, play_cpu = _wall(
         [
             sys.executable,
             "-m",
@@ -86,12 +108,19 @@ def measure_start(work: Path) -> dict[str, float]:
             str(work / "play.png"),
         ],
         env,
+        repeats,
     )
-    return {
+    figures: dict[str, Any] = {
         "start_vs_bare_qt": round(play / bare, 2),
         "start_play_ms": round(play * 1e3),
         "start_bare_qt_ms": round(bare * 1e3),
     }
+    if play_cpu is not None and bare_cpu:
+        figures["start_vs_bare_qt_cpu"] = round(play_cpu / bare_cpu, 2)
+        figures["start_play_cpu_ms"] = round(play_cpu * 1e3)
+        figures["start_bare_qt_cpu_ms"] = round(bare_cpu * 1e3)
+    figures["start_load_average"] = _load()
+    return figures
 
 
 def measure_window_rss(work: Path) -> dict[str, float]:
@@ -114,7 +143,10 @@ def measure_drag(
 ) -> dict[str, Any]:
     """p95 of one drag step: a mouse move through the scene to the end of the repaint. On the
     1,000-piece table, or with ``pieces`` on the wargame-sized table (``bench.BIG_PIECES``:
-    counters on a hex board, cards, stacks); ``suffix`` ends each figure's name."""
+    counters on a hex board, cards, stacks); ``suffix`` ends each figure's name. With
+    ``pieces``, also the time to open that table in the window (``open<suffix>_table_ms``:
+    from showing the game to the first paint done; ``open<suffix>_table_cpu_ms`` the CPU time
+    this process took for it, which depends less on what else the machine is doing)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
@@ -132,10 +164,15 @@ def measure_drag(
     window.resize(1600, 1000)
     setup = _setup_commands() if pieces is None else _big_setup_commands(pieces)
     game = Game.create(_header(), setup, work / f"drag{suffix}.jsonl")
+    t0, cpu0 = time.perf_counter(), time.process_time()
     window.show_game(game, None)
     window.show()
     for _ in range(3):
         app.processEvents()
+    opened = {
+        f"open{suffix}_table_ms": round((time.perf_counter() - t0) * 1e3),
+        f"open{suffix}_table_cpu_ms": round((time.process_time() - cpu0) * 1e3),
+    }
     view, scene = window.view, window.scene
     view.set_zoom(0.6)
     pid = next(p for p in scene.pieces if p.startswith("disk"))
@@ -183,6 +220,7 @@ def measure_drag(
     samples.sort()
     p95 = samples[int(len(samples) * 0.95) - 1]
     return {
+        **(opened if pieces is not None else {}),
         f"drag_step_p95_ms{suffix}": round(p95 * 1e3, 2),
         f"drag_step_median_ms{suffix}": round(statistics.median(samples) * 1e3, 2),
         f"drag_dropped_in{suffix}": moved,

@@ -336,7 +336,7 @@ class ExportDialog(QDialog):
         if not text:
             return self._fail("Choose a file to export to.")
         path = Path(text).expanduser()
-        if path.exists() and text != self._confirmed:
+        if (path.exists() or path.is_symlink()) and text != self._confirmed:
             return self._fail(
                 f"{path} already exists; choose another name, or pick it with 'Choose…' to replace it."
             )
@@ -354,6 +354,7 @@ class ExportDialog(QDialog):
                 log_lines=self.log_lines(),
                 progress=self._progress,
                 as_spectator=not (self._seat_view and self.show_hand.isChecked()),
+                replace=text == self._confirmed,
             )
         except (ExportError, OSError) as exc:
             return self._fail(_plain(str(exc)))

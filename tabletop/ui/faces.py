@@ -49,6 +49,7 @@ from PySide6.QtSvg import QSvgRenderer
 from tabletop.core import Piece, Seat
 from tabletop.modules import KindDef, Module
 from tabletop.modules.manifest import SHAPES
+from tabletop.visibility import is_anonymous
 
 from .card_layouts import CardViews, draw_face, draw_face_sketch
 from .card_parts import badge, placeholder_mark
@@ -227,7 +228,7 @@ class FaceArt:
             card = str(piece.props.get("card", piece.id))
             row = self._row(deck, card)
             if not visible:  # what the back shows (a deck's name), never the face's data
-                return (*base, "back", deck, self.views.back(deck, row))
+                return (*base, "back", deck, self._back(piece, deck, row))
             return (*base, "face", deck, card, self._placeholders(piece, row))
         if shape == "die":
             return (*base, self.colour(piece, IVORY), repr(piece.value) if visible else None)
@@ -539,12 +540,22 @@ class FaceArt:
             self._icons[name] = renderer
         return self._icons[name]
 
+    def _back(self, piece: Piece, deck_id: str, row: Any) -> tuple[str, str, str] | None:
+        """(key, label, colour) of the back a card shows: its row's, as the game's card view
+        names it; a stand-in of a seat's copy carries it (tabletop/modules/backs.py)."""
+        given = piece.props.get("back")
+        if is_anonymous(piece) and isinstance(given, list) and len(given) == 3:
+            return (str(given[0]), str(given[1]), str(given[2]))
+        return self.views.back(deck_id, row)
+
     def _card_back(self, p: QPainter, rect: QRectF, piece: Piece) -> None:
         deck_id = str(piece.props.get("deck", "")) or piece.kind
         kind = self._kind(piece)
         back = kind.back if kind is not None else ""
         base = QColor(BACK_PALETTE[stable_index(deck_id, len(BACK_PALETTE))])
-        look = self.views.back(deck_id, self._row(deck_id, str(piece.props.get("card", piece.id))))
+        look = self._back(
+            piece, deck_id, self._row(deck_id, str(piece.props.get("card", piece.id)))
+        )
         if look is not None:  # the module's views name the back: a kind of card, not the card
             back = look[1] or back
             base = (

@@ -285,13 +285,26 @@ class TableLayout:
         return best
 
     # ---- pieces ----------------------------------------------------------
+    def _order(self, place: Place) -> _Order:
+        """Where each piece lies in ``place``: worked out in one pass over its contents and
+        kept in the table's positions memo until a command moves something, so laying out
+        all the pieces of a place costs one pass, not one pass a piece."""
+        memo = self.state.positions_memo()
+        key = (_Order, place.id)
+        order = memo.get(key)
+        if order is None:
+            order = memo[key] = _Order(place, self.state)
+        return order
+
     def piece_pos(self, pid: str) -> tuple[float, float]:
         """The top-left corner of a piece in scene units."""
         piece = self.state.pieces[pid]
         place = self.state.places[piece.place]
         rect = self.place_rect(place.id)
         w, h = self.size(pid)
-        index = place.contents.index(pid)
+        order = self._order(place)
+        index = order.index[pid]
+        count = len(place.contents)
         kind = place.kind
         if self.piles(place.id):
             return self._pile_pos(place, pid, rect)
@@ -299,24 +312,24 @@ class TableLayout:
             cell = self.spots(place.id).get(piece.spot or "")
             if cell is None:
                 return rect.x, rect.y
-            same = [p for p in place.contents if self.state.pieces[p].spot == piece.spot]
+            same = order.on_spot[piece.spot]
             if kind == "board" and self.is_hex(place.id):
                 pointy = place.spaces.orientation == "pointy"
                 sizes = [self.size(p) for p in same]
-                return _hex_cluster(cell, pointy, same.index(pid), sizes)
-            return _cluster(cell, same.index(pid), len(same), w, h)
+                return _hex_cluster(cell, pointy, order.spot_index[pid], sizes)
+            return _cluster(cell, order.spot_index[pid], len(same), w, h)
         if kind == "area":
             if piece.x is not None and piece.y is not None:
                 return rect.x + piece.x * PX_PER_MM, rect.y + piece.y * PX_PER_MM
-            return _packed(rect, index, len(place.contents), w, h)
+            return _packed(rect, index, count, w, h)
         if kind in ("row", "hand"):
-            return _line(rect, index, len(place.contents), w, h, overlap=kind == "hand")
+            return _line(rect, index, count, w, h, overlap=kind == "hand")
         if kind in ("stack", "deck"):
             shift = min(index, 4) * 0.6 * PX_PER_MM
             return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
         if kind == "bowl":
-            return _in_bowl(rect, index, len(place.contents), w, h)
-        return _packed(rect, index, len(place.contents), w, h)
+            return _in_bowl(rect, index, count, w, h)
+        return _packed(rect, index, count, w, h)
 
     # ---- piles: pieces of one kind on one spot (or in one bowl) lie on each other --------
     def piles(self, place_id: str) -> bool:
@@ -326,13 +339,7 @@ class TableLayout:
     def _groups(self, place: Place, spot: str | None) -> dict[tuple, list[str]]:
         """The piles of one spot (or of the whole place when it has no spots), by kind and
         owner, in the order each first lies there; within a pile, later lies above."""
-        groups: dict[tuple, list[str]] = {}
-        for p in place.contents:
-            other = self.state.pieces[p]
-            if place.spots and other.spot != spot:
-                continue
-            groups.setdefault((other.kind, other.owner), []).append(p)
-        return groups
+        return self._order(place).piles(spot if place.spots else None)
 
     def _pile_pos(self, place: Place, pid: str, rect: Rect) -> tuple[float, float]:
         piece = self.state.pieces[pid]
@@ -356,7 +363,7 @@ class TableLayout:
             step_h = max(s[1] for s in heads)
             pack = _in_bowl if place.kind == "bowl" else _packed
             x, y = pack(rect, i, len(names), step_w, step_h)
-        depth = min(group.index(pid), PILE_DEPTH)
+        depth = min(self._order(place).pile_index[pid], PILE_DEPTH)
         lift = depth * PILE_STEP - min(len(group) - 1, PILE_DEPTH) * PILE_STEP / 2
         return x - lift, y - lift
 
@@ -374,7 +381,7 @@ class TableLayout:
         """Stacking order: later in a place lies above; what lies on a card lies above the card."""
         piece = self.state.pieces[pid]
         place = self.state.places[piece.place]
-        index = place.contents.index(pid)
+        index = self._order(place).index[pid]
         if place.parent is not None:
             return self.piece_z(place.parent) + 0.5 + index * 0.001
         return 10.0 + index * 0.01
@@ -391,6 +398,43 @@ class TableLayout:
             if x < px + w / 2:
                 return i
         return len(others)
+
+
+class _Order:
+    """One place's contents read in one pass: each piece's index, the pieces on each spot in
+    order and each piece's index among them, and (for a place that piles) the piles of each
+    spot by kind and owner with each piece's depth in its pile."""
+
+    __slots__ = ("index", "on_spot", "spot_index", "_piles", "pile_index", "_pieces", "_place")
+
+    def __init__(self, place: Place, state: TableState) -> None:
+        pieces = state.pieces
+        self.index: dict[str, int] = {}
+        self.on_spot: dict[str | None, list[str]] = {}
+        self.spot_index: dict[str, int] = {}
+        for i, pid in enumerate(place.contents):
+            self.index[pid] = i
+            same = self.on_spot.setdefault(pieces[pid].spot, [])
+            self.spot_index[pid] = len(same)
+            same.append(pid)
+        self._piles: dict[str | None, dict[tuple, list[str]]] | None = None
+        self.pile_index: dict[str, int] = {}
+        self._pieces = pieces
+        self._place = place
+
+    def piles(self, spot: str | None) -> dict[tuple, list[str]]:
+        """The piles on ``spot`` (None: the whole place), by (kind, owner) in the order each
+        first lies there."""
+        if self._piles is None:
+            self._piles = {}
+            spotted = bool(self._place.spots)
+            for pid in self._place.contents:
+                other = self._pieces[pid]
+                groups = self._piles.setdefault(other.spot if spotted else None, {})
+                group = groups.setdefault((other.kind, other.owner), [])
+                self.pile_index[pid] = len(group)
+                group.append(pid)
+        return self._piles.get(spot, {})
 
 
 def _bounds(rects) -> Rect | None:

@@ -319,9 +319,7 @@ class PhasePanel(QWidget):
         if self.driver is None:
             return False
         if session.read_only:
-            session.message.emit(
-                "This is an earlier state of the game, shown read-only: press 'Back to now' to play."
-            )
+            session.message.emit(session.read_only_text)
             return False
         if action.kind == MOVES:
             session.message.emit(f"{action.label}: move the pieces by hand on the table")

@@ -1,7 +1,9 @@
 """The dialog that asks a procedure's typed question (rules_assist/questions.py), one made per kind.
 
 - ``one_of``: radio buttons with the options' labels (a list when there are many);
-- ``yes_no``: Yes and No buttons;
+- ``yes_no``: Yes and No buttons, the safe answer (``Question.safe``: No unless the question
+  says Yes) the default button, and no button takes Enter for itself when focused, so Enter never
+  picks the other;
 - ``subset``: a check box per option and a counter ("2 of 2 chosen"); OK only when the
   number chosen is within the question's limits;
 - ``split``: a spin box per group, capped at the group's cap, and a running total
@@ -149,8 +151,11 @@ class QuestionDialog(QDialog):
             self.no = self.buttons.addButton("No", QDialogButtonBox.ButtonRole.NoRole)
             self.yes.clicked.connect(lambda: self._finish(True))
             self.no.clicked.connect(lambda: self._finish(False))
-            self.yes.setDefault(True)
-            self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+            cancel = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+            safe = self.yes if self.question.safe_answer() else self.no
+            for button in (self.yes, self.no, cancel):
+                button.setAutoDefault(False)  # a focused button does not become the default
+            safe.setDefault(True)
             self.counter.hide()
             return None
         self.ok = self.buttons.addButton(QDialogButtonBox.StandardButton.Ok)

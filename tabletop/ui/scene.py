@@ -270,6 +270,8 @@ class TableScene(QGraphicsScene):
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self._press_pos = None
         if event.button() != Qt.MouseButton.LeftButton or self.session.read_only:
+            if self.session.copy and self.piece_at(event.scenePos()) is not None:
+                self.session.message.emit(self.session.read_only_text)  # why nothing moves
             super().mousePressEvent(event)
             return
         pos = event.scenePos()

@@ -38,6 +38,7 @@ from tabletop.modules.gamecode import game_of
 from tabletop.modules.rules import attach_checker
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game
+from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 
 class TableSession(QObject):
@@ -51,18 +52,25 @@ class TableSession(QObject):
     acting_changed = Signal()  # a player said who they are, or went back to automatic
     notes_changed = Signal()  # a playtest note was added, edited or removed
     record_changed = Signal()  # the session record gained an entry (names, time, result, form)
+    # the game's file could not take an entry (path, the system's reason): it was not made
+    write_failed = Signal(str, str)
 
     def __init__(self, game: Game, module: Module | None, viewer: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.module = module
         seats = [s.id for s in game.header.seats]
+        # a seat's copy (tabletop export) shows what its seat saw, and nothing is played on it
+        self.copy, copy_seat = seat_view_of(game.header)
+        if self.copy and viewer is None:
+            viewer = copy_seat
         self.viewer: str | None = viewer if viewer is not None else (seats[0] if seats else None)
         self.acting_as: str | None = None  # None: automatic (who_acted); else a seat's id
         self.history_seq: int | None = None  # None: the live table
         self._history_state: TableState | None = None
         self.last_change: Change | None = None
         game.table.subscribe(self._on_change)
+        game.on_write_failure(lambda error: self.write_failed.emit(error.path, error.reason))
         self.rules = game_of(module)  # the game interface (rules_assist/game.py), or None
         self.has_rules = attach_checker(game.table, module)
         self._complete = (
@@ -89,7 +97,17 @@ class TableSession(QObject):
 
     @property
     def read_only(self) -> bool:
-        return self.history_seq is not None
+        return self.history_seq is not None or self.copy
+
+    @property
+    def read_only_text(self) -> str:
+        """Why nothing can be done on the table now, for a message."""
+        if self.copy and self.history_seq is None:
+            return (
+                f"This is {copy_owner_text(self.game.header)} of the game, shown read-only:"
+                " moves are made on the full game."
+            )
+        return "This is an earlier state of the game, shown read-only: press 'Back to now' to play."
 
     @property
     def actor(self) -> str:
@@ -164,9 +182,7 @@ class TableSession(QObject):
         """Submit a command as ``actor`` (by default as ``credit`` says: the owner of what it
         moves, ...); False (with a message) if it did not apply."""
         if self.read_only:
-            self.message.emit(
-                "This is an earlier state of the game, shown read-only: press 'Back to now' to play."
-            )
+            self.message.emit(self.read_only_text)
             return False
         who = actor or self.credit(command)
         if self._complete is not None and self.table.policy.checking:
@@ -244,11 +260,14 @@ class TableSession(QObject):
         False (with a message) while looking back."""
         if self.read_only:
             self.message.emit(
-                "This is an earlier state of the game, shown read-only: press 'Back to now' "
-                "to change the rules assistant."
+                self.read_only_text.replace("to play.", "to change the rules assistant.")
             )
             return False
-        self.table.set_policy(policy, self.acting_as or self.looker)
+        try:
+            self.table.set_policy(policy, self.acting_as or self.looker)
+        except TableError as exc:
+            self.message.emit(f"Rules assistant not changed: {exc}")
+            return False
         self.message.emit(f"Rules assistant: {self.table.policy.describe()}")
         return True
 

@@ -198,7 +198,10 @@ class TableView(QGraphicsView):
         painter.fillRect(banner, QColor(20, 20, 30, 200))
         painter.setPen(QColor("#ffd54a"))
         painter.setFont(theme.label_font(15, bold=True))
-        text = f"Looking back: the table after entry {session.history_seq} of {session.table.seq}. Read-only; 'Back to now' (End) returns."
+        if session.history_seq is None:  # a seat's copy
+            text = session.read_only_text
+        else:
+            text = f"Looking back: the table after entry {session.history_seq} of {session.table.seq}. Read-only; 'Back to now' (End) returns."
         painter.drawText(banner, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
 

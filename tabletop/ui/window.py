@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
+    QBuffer,
     QByteArray,
+    QIODevice,
     QPoint,
     QSettings,
     QStandardPaths,
@@ -57,8 +59,9 @@ from tabletop.export.snapshot import (
 from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
-from tabletop.persist import Game
+from tabletop.persist import Game, SeatCopyError, atomic_copy, atomic_write_bytes
 from tabletop.persist.record import record_lines, session_record, testers_and_place
+from tabletop.persist.seatview import check_copy, copy_owner_text
 from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
@@ -148,6 +151,7 @@ class MainWindow(QMainWindow):
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
         self._context_pid: str | None = None
+        self.write_failure_box: QMessageBox | None = None  # shown when the game's file is full
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.placeholder = QLabel("Open a game or start a new one (File menu).")
@@ -546,6 +550,7 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(lambda _c: self._update_status())
         self.session.reset.connect(self._update_status)
         self.session.refused.connect(self._offer_force)
+        self.session.write_failed.connect(self._write_failed)
         self.session.acting_changed.connect(self._fill_acting_box)
         self._fill_acting_box()
         self._start_clock()
@@ -1020,8 +1025,10 @@ class MainWindow(QMainWindow):
         chosen = len(self.scene.selected_pieces()) if self.scene else 0
         if chosen:
             parts.insert(0, f"{chosen} selected")
-        if s.read_only:
+        if s.history_seq is not None:
             parts.insert(0, f"LOOKING BACK at entry {s.history_seq}")
+        elif s.read_only:
+            parts.insert(0, f"READ-ONLY: {copy_owner_text(s.game.header)}")
         self.status.setText("   ·   ".join(parts))
         self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
         self.actions_by_name["redo"].setEnabled(s.table.can_redo and not s.read_only)
@@ -1459,7 +1466,11 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str) -> Game | None:
         """Open a game log; a broken one gives a clear message and changes nothing."""
         try:
-            game = Game.open(path)
+            try:
+                game = Game.open(path)
+            except SeatCopyError:  # a seat's copy: shown as its seat saw it, never written to
+                game = Game.open(path, writable=False)
+                check_copy(game)  # each entry against the digest it carries
         except (TableError, OSError) as exc:
             self._error("Cannot open the game", str(exc))
             return None
@@ -1478,8 +1489,10 @@ class MainWindow(QMainWindow):
     def save_as(self, path: str) -> bool:
         """The log is the save: copy it (atomically) and go on writing to the copy."""
         game = self.session.game
+        chosen = path
         if not path.endswith(".jsonl"):
             path += ".jsonl"
+        replace = path == chosen  # the file chooser asked before replacing the file it named
         if os.path.abspath(path) == os.path.abspath(game.path or ""):
             return True
         viewer = self.session.viewer
@@ -1487,10 +1500,11 @@ class MainWindow(QMainWindow):
         if self.activity is not None:  # the play so far goes with the copy
             self.activity.flush()
         try:
-            tmp = f"{path}.part"
-            shutil.copyfile(game.path, tmp)
-            os.replace(tmp, path)
+            atomic_copy(game.path, path, replace=replace)
             reopened = Game.open(path)
+        except FileExistsError:
+            self._error("Cannot save the game", f"{path} already exists; choose another name")
+            return False
         except (OSError, TableError) as exc:
             self._error("Cannot save the game", str(exc))
             return False
@@ -1660,6 +1674,16 @@ class MainWindow(QMainWindow):
         if not self.recent_files():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
+    def screenshot(self, path: str, quality: int = -1) -> None:
+        """Grab the window into a PNG at ``path``, written whole (replacing a file there);
+        ``quality`` is Qt's PNG compression setting (-1 its default). Raises OSError if it
+        cannot be drawn or written."""
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.grab().save(buffer, "PNG", quality):
+            raise OSError(errno.EIO, "the window could not be drawn as a PNG", path)
+        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
+
     def offer_resume(self) -> bool:
         """After a crash (a game still marked open), offer to pick it up again."""
         path = self.settings.value("session/open")
@@ -1675,6 +1699,30 @@ class MainWindow(QMainWindow):
                 self.settings.remove("session/open")
                 return False
         return self.open_path(path) is not None
+
+    def _write_failed(self, path: str, reason: str) -> None:
+        """The game's file refused an entry (the disk is full): say so in a box that does not
+        stop the window; the table stays as the file has it, and play can go on."""
+        text = (
+            f"The game's file could not be written:\n{path}\n\nReason: {reason}.\n\n"
+            "What was just done has not been made: the table stays as the file has it. "
+            "Make room and do it again, or save the game elsewhere (File › Save as)."
+        )
+        self.statusBar().showMessage(f"{path}: cannot be written ({reason}); not done", 15000)
+        if self.write_failure_box is not None:
+            self.write_failure_box.close()
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "Cannot write the game",
+            text,
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _result: setattr(self, "write_failure_box", None))
+        self.write_failure_box = box
+        box.open()
 
     def _error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 15000)

@@ -462,11 +462,11 @@ def test_an_export_failing_midway_leaves_nothing(
 
     monkeypatch.setattr(snapshot, "_paint_bands", broken)
     with pytest.raises(RuntimeError):
-        export_scene(scene, target, scale=0.25, caption="x")
+        export_scene(scene, target, scale=0.25, caption="x", replace=True)
     assert target.read_bytes() == b"the old snapshot"
     assert files_in(tmp_path) == [target.name, "game.jsonl"]
     monkeypatch.undo()
-    export_scene(scene, target, scale=0.25, caption="x")  # a good export replaces it
+    export_scene(scene, target, scale=0.25, caption="x", replace=True)  # as the user asked
     assert target.read_bytes() != b"the old snapshot"
     assert files_in(tmp_path) == [target.name, "game.jsonl"]
 

@@ -461,11 +461,14 @@ def test_branch_is_written_atomically(tmp_path, monkeypatch):
 def test_atomic_writes_replace_whole_or_not_at_all(tmp_path):
     target = tmp_path / "save.txt"
     atomic_write_text(target, "one\n")
-    atomic_write_bytes(target, b"two\n")
+    with pytest.raises(FileExistsError):  # replaced only when the caller says so
+        atomic_write_bytes(target, b"two\n")
+    assert target.read_bytes() == b"one\n"
+    atomic_write_bytes(target, b"two\n", replace=True)
     assert target.read_bytes() == b"two\n"
     from tabletop.persist import atomic_writer
 
-    with pytest.raises(RuntimeError), atomic_writer(target) as handle:
+    with pytest.raises(RuntimeError), atomic_writer(target, replace=True) as handle:
         handle.write("half of thr")
         raise RuntimeError("crash while writing")
     assert target.read_bytes() == b"two\n"

@@ -27,7 +27,7 @@ from rules_assist.simulate import (
 from tabletop.cli import main
 from tabletop.modules import load_module
 from tabletop.modules.rules import game_of
-from tabletop.persist import Game
+from tabletop.persist import Game, atomic
 
 FOLDER = Path(__file__).parent
 SEATS = ["red", "blue", "green"]
@@ -130,13 +130,13 @@ def test_table_summary_file_is_written_whole_and_never_overwritten(
 ):
     target = tmp_path / "race.json"
     renamed: list[tuple[str, str, str]] = []
-    replace = os.replace
+    finish = atomic._finish
 
-    def watched(src, dst):  # what the file held when it took its name
+    def watched(src, dst, *rest):  # what the file held when it took its name
         renamed.append((os.fspath(src), os.fspath(dst), Path(src).read_text(encoding="utf-8")))
-        replace(src, dst)
+        finish(src, dst, *rest)
 
-    monkeypatch.setattr(os, "replace", watched)
+    monkeypatch.setattr(atomic, "_finish", watched)
     argv = ["simulate", FOLDER, "--games", "4", "--seed", "2", "--jobs", "1", "--json"]
     code, out, err = cli(capsys, *argv, "--summary", target)
     assert code == 0, err

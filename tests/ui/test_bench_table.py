@@ -31,20 +31,25 @@ def test_big_table_holds_cards_counters_on_a_hex_board_and_stacks() -> None:
 
 def test_drag_step_10k_figure_is_produced(tmp_path: Path, qapp) -> None:  # noqa: ANN001
     """The 10k figure's way, on a smaller table of the same kinds of pieces: the drag moves the
-    piece, and the figures carry the ``_10k`` names."""
+    piece, and the figures carry the ``_10k`` names (opening the table among them)."""
     figures = bench_ui.measure_drag(tmp_path, steps=30, pieces=600, suffix="_10k")
     assert set(figures) == {
         "drag_step_p95_ms_10k",
         "drag_step_median_ms_10k",
         "drag_dropped_in_10k",
+        "open_10k_table_ms",
+        "open_10k_table_cpu_ms",
     }
+    assert figures["open_10k_table_ms"] > 0 and figures["open_10k_table_cpu_ms"] >= 0
     assert figures["drag_dropped_in_10k"] == "table"
     assert figures["drag_step_p95_ms_10k"] >= figures["drag_step_median_ms_10k"] > 0
 
 
 def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     """``tabletop play greenland --screenshot`` opens the window without the report's plotting
-    library or the board graphs' library (each loads only when asked for)."""
+    library or the board graphs' library (each loads only when asked for), nor PIL (an SVG
+    export's); the game's rules and turn load before Qt (PySide6 reads the
+    source of every module imported after it)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(tmp_path / "games"))
     shot = tmp_path / "play.png"
     done = subprocess.run(
@@ -68,6 +73,20 @@ def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.stat().st_size > 0
-    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    order = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
+    loaded = set(order)
     assert "tabletop.ui.window" in loaded  # the window's imports were all listed
-    assert not {name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx")}
+    assert not {name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx", "PIL")}
+    for module in ("rules_assist.greenland.setup", "rules_assist.greenland.flow"):
+        assert order.index(module) < order.index("PySide6.QtCore")
+
+
+def test_start_figures_in_wall_and_cpu_time(tmp_path: Path) -> None:
+    """``start_vs_bare_qt`` comes with its CPU-time twin (each process's user and system
+    time) and the load average it was measured at."""
+    figures = bench_ui.measure_start(tmp_path, repeats=1)
+    assert figures["start_play_ms"] > 0 and figures["start_bare_qt_ms"] > 0
+    if sys.platform != "win32":
+        assert figures["start_play_cpu_ms"] > 0 and figures["start_bare_qt_cpu_ms"] > 0
+        assert figures["start_vs_bare_qt_cpu"] > 0
+    assert "start_load_average" in figures

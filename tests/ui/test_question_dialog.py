@@ -114,6 +114,33 @@ def test_yes_no_buttons(qtbot, button: str, expected: bool) -> None:  # noqa: AN
     assert dialog.answer is expected
 
 
+def test_yes_no_the_safe_answer_is_the_default_button(qtbot) -> None:  # noqa: ANN001
+    """Issue 14: the default button is No (taking nothing, spending nothing) and Enter answers
+    No, even with the focus moved onto Yes; Yes is never the default."""
+    question = Question.yes_no("pay_iron", "Pay an iron to cancel the losses (F4)?", "red")
+    dialog = shown(qtbot, question)
+    assert dialog.no.isDefault() and not dialog.yes.isDefault()
+    assert not dialog.yes.autoDefault()
+    dialog.yes.setFocus()
+    key(qtbot, dialog.yes, Qt.Key.Key_Return)
+    assert dialog.result() == QuestionDialog.DialogCode.Accepted
+    assert dialog.answer is False
+
+
+def test_yes_no_enter_takes_yes_where_the_question_says_yes_is_safe(qtbot) -> None:  # noqa: ANN001
+    question = Question.yes_no("keep", "Keep the card?", "red", safe=True)
+    assert question.safe == "yes" and question.default() is True
+    dialog = shown(qtbot, question)
+    assert dialog.yes.isDefault() and not dialog.no.isDefault()
+    key(qtbot, dialog, Qt.Key.Key_Enter)
+    assert dialog.answer is True
+
+
+def test_yes_no_the_plainest_answer_is_the_safe_one() -> None:
+    assert Question.yes_no("alpha", "Use the Alpha die?").default() is False
+    assert Question.yes_no("stay", "Stay?", safe=True).default() is True
+
+
 DISCARD = Question.subset(
     "discard_yellow",
     "yellow holds 4 cards, hand size 2: name 2 to discard (B2)",
