@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tabletop.core import TableError
-from tabletop.modules import find_module, module_ids
+from tabletop.modules import find_module, module_ids, saved_module
 from tabletop.modules.results import record_result
 from tabletop.modules.revisions import module_for_game
 from tabletop.modules.rules import game_of
@@ -70,7 +70,9 @@ def open_saved(path: str) -> SavedGame:
 
 def game_of_saved(saved: SavedGame) -> Game:
     """The game interface of a saved game's module, with the deck revision it was set up with."""
-    module, warnings = module_for_game(find_module(saved.header.module), saved.header.decks)
+    module, warnings = module_for_game(
+        saved_module(saved.header.module, saved.path), saved.header.decks
+    )
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     game = game_of(module)

@@ -10,6 +10,9 @@ What a game gives:
 - ``setup(context)``: the table at the start (tabletop/modules/setup.py);
 - ``summary(state)``: the table read in the game's terms (``tabletop inspect``);
 - ``deck_check(deck)``: problems in the game's deck rows, [(line, column, message)];
+- ``module_needs``: the decks, kinds, places ({seat} left in) and variants the game's code
+  names, {"decks": ids, "kinds": ids, "places": ids, "variants": ids}: a module lacking one
+  is refused at load;
 - ``placeholder_fields(row)``: the columns of a deck row whose values are placeholders
   (filled in, with no source), for ``tabletop deck diff`` and the deck editor;
 - ``mark_placeholder(row, column, placeholder, source)``: the cells ({column: text}) that
@@ -210,6 +213,7 @@ class Game:
     # ---- setup and reading -----------------------------------------------------------
     setup: Callable[..., Any] | None = None
     deck_check: Callable[..., Any] | None = None
+    module_needs: Mapping[str, tuple[str, ...]] = {}
 
     def placeholder_fields(self, row: Mapping[str, Any]) -> set[str]:
         return set()

@@ -58,6 +58,7 @@ from tabletop.modules import (
     default_module,
     find_module,
     module_ids,
+    name_module_folders,
     new_game,
 )
 from tabletop.modules.revisions import import_revision, revisions, with_revision
@@ -518,10 +519,32 @@ COMMANDS = {
 }
 
 
+def module_dirs(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The module folders the user names with ``--module-dir FOLDER`` (anywhere on the line,
+    for every command), and the words left."""
+    folders: list[str] = []
+    rest: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--module-dir":
+            folder = next(words, None)
+            if folder is None:
+                raise CliError("--module-dir needs a module folder")
+            folders.append(folder)
+        elif word.startswith("--module-dir="):
+            folders.append(word.partition("=")[2])
+        else:
+            rest.append(word)
+    return folders, rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else ""
     try:
+        folders, argv = module_dirs(argv)
+        name_module_folders(folders)  # a saved game's module: installed, or one of these
+        command = argv[0] if argv else ""
         if command == "run":  # the procedure's options are built from FILE's game
             return cmd_run(argparse.Namespace(command="run", procedure_args=argv[1:]))
         if command and command not in COMMANDS and procedures_cli.has_procedures(command):

@@ -17,7 +17,7 @@ from tabletop.core import Finding, Mode, Policy, Refused, TableError, TableState
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
 from tabletop.inspection import HIDDEN
-from tabletop.modules import ModuleError, find_module
+from tabletop.modules import ModuleError, find_module, saved_module
 from tabletop.modules.revisions import module_for_game, with_revision
 from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
@@ -48,7 +48,9 @@ def check_output(path: str) -> None:
 
 def game_module(game: Any) -> Any:
     """The game's module with the deck revision it was set up with (warnings on stderr)."""
-    module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
+    module, warnings = module_for_game(
+        saved_module(game.header.module, game.path), game.header.decks
+    )
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return module

@@ -33,6 +33,13 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
+    parser.add_argument(
+        "--module-dir",
+        metavar="FOLDER",
+        action="append",
+        help="a module folder a saved game may use (a game's file names its module by id only:"
+        " installed, or one named here); may be given with any command, more than once",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 

@@ -30,7 +30,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
+
+from tabletop.core.limits import MAX_PIECES
+from tabletop.modules import ModuleError, Problem
 
 from ..game import Variant, variants_of
 
@@ -147,18 +151,25 @@ class Constants:
     @classmethod
     def of(cls, module: Any) -> Constants:
         data = getattr(module, "constants", None) or {}
-        try:
-            return cls(
-                int(data["small_cubes"]),
-                int(data["alphas"]),
-                {str(k): int(v) for k, v in dict(data["disks"]).items()},
-                int(data["mariner_load"]),
-                int(data["woodpile"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(
-                f"module.toml [constants] lacks a number Greenland's rules need ({exc})"
-            ) from None
+        where = str(Path(getattr(module, "folder", ".")) / "module.toml")
+
+        def count(value: Any, name: str) -> int:
+            if type(value) is not int or not 0 <= value <= MAX_PIECES:
+                message = f"must be a whole number from 0 to {MAX_PIECES:,}, not {value!r:.40}"
+                raise ModuleError([Problem(where, None, f"constants.{name}", message)])
+            return value
+
+        disks = data.get("disks")
+        if not isinstance(disks, dict):
+            message = f"must be a table such as {{ energy = 24 }}, not {disks!r:.40}"
+            raise ModuleError([Problem(where, None, "constants.disks", message)])
+        return cls(
+            count(data.get("small_cubes"), "small_cubes"),
+            count(data.get("alphas"), "alphas"),
+            {str(k): count(v, f"disks.{k}") for k, v in disks.items()},
+            count(data.get("mariner_load"), "mariner_load"),
+            count(data.get("woodpile"), "woodpile"),
+        )
 
 
 @dataclass(frozen=True)

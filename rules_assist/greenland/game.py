@@ -19,6 +19,20 @@ from .procedure_table import arguments_of, elder, spec_for
 
 class GreenlandGame(Game):
     seat_word = "Culture"
+    module_needs = {  # what the code names: the deck, kinds and places of B and C
+        "decks": ("greenland",),
+        "kinds": (
+            "biome", "new_world", "event", "elder", "daughter", "animal",
+            "cube", "alpha", "energy", "ivory", "iron", "d6",
+        ),
+        "places": (
+            "north_cold", "north_deck", "north_warm", "south_cold", "south_deck", "south_warm",
+            "event_deck", "event_current", "events_out", "out_of_game",
+            "supply_energy", "supply_ivory", "supply_iron", "dice_tray",
+            "elder_{seat}", "trophies_{seat}", "tableau_{seat}", "hunters_{seat}",
+            "energy_{seat}", "ivory_{seat}", "iron_{seat}", "valhalla_{seat}", "hand_{seat}",
+        ),
+    }  # fmt: skip
 
     # ---- setup and reading -------------------------------------------------------------
     @property

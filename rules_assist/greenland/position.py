@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core import actions
+from tabletop.core.limits import MAX_POSITION_BYTES, size_text
 from tabletop.modules import SetupError
 
 from .batch import Batch
@@ -69,6 +70,10 @@ def _fail(path: str, where: str, message: str) -> PositionError:
 def read_position(path: str, module: Any) -> Position:
     """Read and check a position file against the module's deck."""
     try:
+        if Path(path).stat().st_size > MAX_POSITION_BYTES:
+            raise PositionError(
+                f"{path}: is larger than the limit of {size_text(MAX_POSITION_BYTES)} for a position"
+            )
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PositionError(f"{path}: no such file") from None

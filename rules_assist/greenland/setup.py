@@ -186,7 +186,7 @@ def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> Compound | Non
             batch.add(disk, f"{disk}-{n}", f"supply_{disk}")
     for n in range(1, DICE + 1):
         batch.add(
-            "d6", f"die-{n}", "dice_tray", x=8 + ((n - 1) % 2) * 40, y=10 + ((n - 1) // 2) * 40
+            "d6", f"die-{n}", "dice_tray", x=5 + ((n - 1) % 2) * 16, y=6 + ((n - 1) // 2) * 17
         )
     return batch.submit()
 

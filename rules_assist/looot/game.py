@@ -9,6 +9,8 @@ from rules_assist.bots import RandomBot
 from rules_assist.game import Game, ProcedureSpec, ProcedureTable, Variant
 from rules_assist.rules import Rulebook
 from tabletop.core import Command, TableState
+from tabletop.core.limits import MAX_PIECES
+from tabletop.modules import ModuleError, Problem
 
 from . import bench, card_view, rules
 from .bots import GreedyBot
@@ -18,17 +20,43 @@ from .reading import Looot
 from .scoring import breakdown, winners
 from .setup import setup
 
+# The constants that count (Vikings, tiles, points); the others are readings, true or false.
+COUNTS = frozenset({"vikings", "supply", "longship_penalty", "castle_group"})
+
 
 class LoootGame(Game):
     seat_word = "Player"
+    module_needs = {  # what the code names: the pieces and places of the setup, the variant
+        "variants": ("standard",),
+        "kinds": (
+            "viking", "shield", "wood", "sheep", "gold", "axe", "house",
+            "watchtower", "castle", "longship", "site", "trophy",
+        ),
+        "places": (
+            "bag", "supply", "discard",
+            "vikings_{seat}", "shields_{seat}", "gained_{seat}", "fjord_{seat}",
+        ),
+    }  # fmt: skip
 
     @property
     def setup(self) -> Any:  # type: ignore[override]
         return setup
 
     def number(self, variant: Variant, name: str) -> Any:
-        """One of the rules' numbers or readings: the variant's parameter, else the constant."""
-        return variant.param(name, self.module.constants[name])
+        """One of the rules' numbers or readings: the variant's parameter, else the constant;
+        a count is a whole number within the table's limit, a reading true or false, and
+        anything else is a ModuleError naming the entry."""
+        value = variant.param(name, self.module.constants.get(name))
+        if name in COUNTS:
+            ok = type(value) is int and 0 <= value <= MAX_PIECES
+            wanted = f"a whole number from 0 to {MAX_PIECES:,}"
+        else:
+            ok, wanted = isinstance(value, bool), "true or false"
+        if not ok:
+            where = str(self.module.folder / "module.toml")
+            message = f"must be {wanted}, not {value!r:.40}"
+            raise ModuleError([Problem(where, None, f"constants.{name}", message)])
+        return value
 
     def summary(self, state: TableState) -> list[str]:
         return list(self.flow.status(state).lines)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 from . import hexes
 from .errors import FormatError
+from .limits import MAX_BOARD_SPACES
 
 SHAPES = ("hex", "grid", "graph")
 COORDS = ("offset", "axial")
@@ -68,7 +69,39 @@ class BoardSpecError(FormatError):
 def _int(spec: dict[str, Any], key: str) -> int:
     value = spec.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise BoardSpecError(f"'{key}' must be a whole number of at least 1, not {value!r}", key)
+        raise BoardSpecError(
+            f"'{key}' must be a whole number of at least 1, not {_show(value)}", key
+        )
+    return value
+
+
+def _show(value: Any) -> str:
+    """A value from a spec, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _size(cols: int, rows: int) -> None:
+    """A grid of cols x rows within the limit on board spaces (tabletop/core/limits.py)."""
+    if cols * rows > MAX_BOARD_SPACES:
+        raise BoardSpecError(
+            f"a board of {cols} x {rows} spaces is larger than the limit of"
+            f" {MAX_BOARD_SPACES:,} spaces",
+            "cols",
+        )
+
+
+def _names(spec: dict[str, Any], key: str, what: str) -> list[str]:
+    """A list of space names (text), or [] when the field is absent."""
+    value = spec.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise BoardSpecError(f"'{key}' must be a list of {what}, not {_show(value)}", key)
+    return value
+
+
+def _space(spec_key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise BoardSpecError(f"{spec_key} must name spaces as text, not {_show(value)}", spec_key)
     return value
 
 
@@ -146,7 +179,12 @@ class BoardSpec:
             self._hex(spec)
         elif shape == "grid":
             cols, rows = _int(spec, "cols"), _int(spec, "rows")
-            diagonal = bool(spec.get("diagonal", False))
+            _size(cols, rows)
+            diagonal = spec.get("diagonal", False)
+            if not isinstance(diagonal, bool):
+                raise BoardSpecError(
+                    f"'diagonal' must be true or false, not {_show(diagonal)}", "diagonal"
+                )
             for r in range(rows):
                 for c in range(cols):
                     self.nodes[f"{c},{r}"] = {"col": c, "row": r}
@@ -161,51 +199,69 @@ class BoardSpec:
             nodes = spec.get("nodes")
             if not isinstance(nodes, list) or not nodes:
                 raise BoardSpecError("a 'graph' board needs a non-empty list 'nodes'", "nodes")
+            if len(nodes) > MAX_BOARD_SPACES:
+                raise BoardSpecError(
+                    f"a board of {len(nodes):,} spaces is larger than the limit of"
+                    f" {MAX_BOARD_SPACES:,} spaces",
+                    "nodes",
+                )
             for node in nodes:
                 if isinstance(node, str):
                     self.nodes[node] = {}
                 elif isinstance(node, dict) and isinstance(node.get("id"), str):
+                    if node["id"] in self.nodes:
+                        raise BoardSpecError(f"the node {node['id']!r} is listed twice", "nodes")
                     self.nodes[node["id"]] = {k: v for k, v in node.items() if k != "id"}
                 else:
                     raise BoardSpecError(
-                        f"a node must be a name or a table with 'id', not {node!r}", "nodes"
+                        f"a node must be a name or a table with 'id', not {_show(node)}", "nodes"
                     )
         else:
             raise BoardSpecError(
                 f"'shape' must be one of {', '.join(SHAPES)}, not {shape!r}", "shape"
             )
 
-        remove = spec.get("remove", [])
-        if not isinstance(remove, list):
-            raise BoardSpecError(f"'remove' must be a list of spaces, not {remove!r}", "remove")
-        for name in remove:
+        removed = set(_names(spec, "remove", "spaces"))
+        for name in removed:
             if name not in self.nodes:
-                raise BoardSpecError(f"cannot remove unknown space {name!r}", "remove")
+                raise BoardSpecError(f"cannot remove unknown space {_show(name)}", "remove")
             del self.nodes[name]
-            self.edges = {pair: attrs for pair, attrs in self.edges.items() if name not in pair}
+        if removed:  # one pass over the edges, however many spaces go
+            self.edges = {
+                pair: attrs
+                for pair, attrs in self.edges.items()
+                if pair[0] not in removed and pair[1] not in removed
+            }
         node_attrs = spec.get("node_attrs", {})
         if not isinstance(node_attrs, dict):
             raise BoardSpecError(
-                f"'node_attrs' must be a table of spaces, not {node_attrs!r}", "node_attrs"
+                f"'node_attrs' must be a table of spaces, not {_show(node_attrs)}", "node_attrs"
             )
         for name, attrs in node_attrs.items():
             if name not in self.nodes:
-                raise BoardSpecError(f"node_attrs names unknown space {name!r}", "node_attrs")
+                raise BoardSpecError(f"node_attrs names unknown space {_show(name)}", "node_attrs")
             if not isinstance(attrs, dict):
                 raise BoardSpecError(
-                    f"node_attrs of {name!r} must be a table of attributes, not {attrs!r}",
+                    f"node_attrs of {name!r} must be a table of attributes, not {_show(attrs)}",
                     "node_attrs",
                     name,
                 )
             self.nodes[name].update(attrs)
         for key in ("edges", "edge_attrs"):
-            for edge in spec.get(key, []):
+            edges = spec.get(key, [])
+            if not isinstance(edges, list):
+                raise BoardSpecError(
+                    f"'{key}' must be a list of tables with 'a' and 'b', not {_show(edges)}", key
+                )
+            for edge in edges:
                 if not isinstance(edge, dict) or "a" not in edge or "b" not in edge:
-                    raise BoardSpecError(f"each of '{key}' needs 'a' and 'b', not {edge!r}", key)
-                a, b = edge["a"], edge["b"]
+                    raise BoardSpecError(
+                        f"each of '{key}' needs 'a' and 'b', not {_show(edge)}", key
+                    )
+                a, b = _space(key, edge["a"]), _space(key, edge["b"])
                 for end in (a, b):
                     if end not in self.nodes:
-                        raise BoardSpecError(f"{key} names unknown space {end!r}", key)
+                        raise BoardSpecError(f"{key} names unknown space {_show(end)}", key)
                 if key == "edge_attrs" and _pair(a, b) not in self.edges:
                     raise BoardSpecError(
                         f"edge_attrs names spaces {a!r} and {b!r}, which do not touch", key
@@ -236,6 +292,12 @@ class BoardSpec:
                 raise BoardSpecError(
                     "an axial hex board needs a non-empty list 'spaces' of \"q,r\"", "spaces"
                 )
+            if len(spaces) > MAX_BOARD_SPACES:
+                raise BoardSpecError(
+                    f"a board of {len(spaces):,} spaces is larger than the limit of"
+                    f" {MAX_BOARD_SPACES:,} spaces",
+                    "spaces",
+                )
             placed: dict[tuple[int, int], str] = {}
             for space in spaces:
                 try:
@@ -260,6 +322,7 @@ class BoardSpec:
             raise BoardSpecError(f"'offset' must be 'odd' or 'even', not {offset!r}", "offset")
         self.offset = offset
         cols, rows = _int(spec, "cols"), _int(spec, "rows")
+        _size(cols, rows)
         for r in range(rows):
             for c in range(cols):
                 self.nodes[f"{c},{r}"] = {"col": c, "row": r}

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .errors import CommandError, FormatError
 from .findings import Policy
+from .limits import LAYOUT_BOUND_TEXT, MAX_PIECES, MAX_PLACES, layout_number
 from .pieces import Piece
 from .places import SPOTTED_KINDS, Place
 from .state import TableState
@@ -54,8 +55,10 @@ class Where(NamedTuple):
             raise FormatError(f"{what}: 'spot' must be text")
         if x is not None or y is not None:
             for v in (x, y):
-                if not isinstance(v, int | float) or isinstance(v, bool):
-                    raise FormatError(f"{what}: 'x' and 'y' must be numbers, and go together")
+                if not layout_number(v):
+                    raise FormatError(
+                        f"{what}: 'x' and 'y' must go together, each {LAYOUT_BOUND_TEXT}"
+                    )
         return cls(place, index, spot, x, y)
 
     def describe(self) -> str:
@@ -353,6 +356,8 @@ class AddPiece(Command):
         pid = self.piece["id"]
         if pid in state.pieces:
             raise CommandError(f"there is already a piece {pid!r}")
+        if len(state.pieces) >= MAX_PIECES:
+            raise CommandError(f"a table holds at most {MAX_PIECES:,} pieces (the limit)")
         _check_target(state, None, self.at, False)
         new = Piece.from_record(self.piece)
         new.place, new.spot, new.x, new.y = self.at.place, self.at.spot, self.at.x, self.at.y
@@ -437,6 +442,8 @@ class AddPlace(Command):
         pid = self.spec.get("id")
         if pid in state.places:
             raise CommandError(f"there is already a place {pid!r}")
+        if len(state.places) >= MAX_PLACES:
+            raise CommandError(f"a table holds at most {MAX_PLACES:,} places (the limit)")
         try:
             place = Place.from_spec(self.spec)
         except FormatError as exc:

@@ -30,6 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from .boards import BoardSpec
 from .errors import FormatError
+from .limits import LAYOUT_BOUND_TEXT, layout_number
+
+# The layout entries that are a position or a size (millimetres); other entries are settings.
+LAYOUT_NUMBERS = ("x", "y", "w", "h", "cell")
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -77,8 +81,29 @@ class Place:
     ) -> None:
         if kind not in KINDS:
             raise FormatError(f"place {id!r}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        if capacity is not None and (not isinstance(capacity, int) or capacity < 0):
-            raise FormatError(f"place {id!r}: capacity must be a whole number, not {capacity!r}")
+        if capacity is not None and (
+            not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 0
+        ):
+            raise FormatError(
+                f"place {id!r}: capacity must be a whole number, not {capacity!r:.40}"
+            )
+        for key, value in (("label", label), ("owner", owner), ("parent", parent)):
+            if value is not None and not isinstance(value, str):
+                raise FormatError(f"place {id!r}: its {key} must be text, not {value!r:.40}")
+        if layout is not None and not isinstance(layout, dict):
+            raise FormatError(f"place {id!r}: its layout must be a table, not {layout!r:.40}")
+        for key in LAYOUT_NUMBERS:
+            if layout and key in layout and not layout_number(layout[key]):
+                raise FormatError(
+                    f"place {id!r}: layout {key} must be {LAYOUT_BOUND_TEXT},"
+                    f" not {layout[key]!r:.40}"
+                )
+        if props is not None and not isinstance(props, dict):
+            raise FormatError(f"place {id!r}: its props must be a table, not {props!r:.40}")
+        if spots is not None and (
+            not isinstance(spots, list | tuple) or not all(isinstance(s, str) for s in spots)
+        ):
+            raise FormatError(f"place {id!r}: its spots must be a list of names (text)")
         self.id = id
         self.kind = kind
         self.label = label

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import FormatError, UnknownId
+from .limits import LAYOUT_BOUND_TEXT, MAX_PIECES, MAX_PLACES, layout_number
 from .pieces import Piece
 from .places import Place
 
@@ -204,11 +205,21 @@ class TableState:
             raise FormatError("a table state must be an object")
         try:
             state = cls([Seat.from_dict(s) for s in d.get("seats", [])])
-            for pd in d.get("places", []):
+            places, pieces = d.get("places", []), d.get("pieces", [])
+            if len(places) > MAX_PLACES or len(pieces) > MAX_PIECES:
+                raise FormatError(
+                    f"a table holds at most {MAX_PLACES:,} places and {MAX_PIECES:,} pieces"
+                    f" (the limits), not {len(places):,} and {len(pieces):,}"
+                )
+            for pd in places:
                 place = Place.from_spec(pd, pd.get("contents", []))
                 state.places[place.id] = place
-            for rec in d.get("pieces", []):
+            for rec in pieces:
                 piece = Piece.from_record(rec)
+                if piece.x is not None and not (layout_number(piece.x) and layout_number(piece.y)):
+                    raise FormatError(
+                        f"the piece {piece.id!r:.40}: 'x' and 'y' must each be {LAYOUT_BOUND_TEXT}"
+                    )
                 state.pieces[piece.id] = piece
             state.counters = dict(d.get("counters", {}))
         except (KeyError, TypeError, AttributeError) as exc:

@@ -9,7 +9,9 @@ import sys
 import tomllib
 from pathlib import Path
 
-from .gamecode import deck_problems
+from tabletop.persist.logfile import MODULE_ID
+
+from .gamecode import deck_problems, game_class, need_problems
 from .manifest import Module, read_manifest
 from .problems import ModuleError, Problem
 
@@ -58,6 +60,9 @@ def load_module(folder: str | Path) -> Module:
     decks (when the manifest names game code). Raises ModuleError listing every problem."""
     module = read_manifest(folder)
     if module.game_path:
+        problems = need_problems(module, game_class(module))  # checked before it runs
+        if problems:
+            raise ModuleError(problems)
         problems = deck_problems(module)
         if problems:
             raise ModuleError(problems)
@@ -65,6 +70,62 @@ def load_module(folder: str | Path) -> Module:
 
 
 _cache: dict[Path, tuple[float, Module]] = {}
+# The module folders the user named (the command line's --module-dir): a saved game's module
+# may come from one of them, never from a folder the game's own file names.
+_named_folders: list[Path] = []
+MODULE_DIR_HINT = (
+    "to open a game of a module that is not installed, name its folder: --module-dir FOLDER"
+)
+
+
+def name_module_folders(folders: list[str | Path]) -> None:
+    """The module folders the user named (replacing those named before)."""
+    _named_folders[:] = [Path(f) for f in folders]
+
+
+def saved_module(module_id: str, source: str | os.PathLike[str] | None = None) -> Module:
+    """The module a saved game (a log's header, a position) names by its id: one of the folders
+    the user named (name_module_folders) whose manifest has that id, else the installed module
+    of that id. The file never chooses a folder: an id that is a path is refused, so opening a
+    received game never reads a manifest, decks or game code from a place the file picks.
+    ``source`` is the file that names the module, for the message."""
+    shown = str(source) if source else "the game"
+    if not isinstance(module_id, str) or not MODULE_ID.fullmatch(module_id):
+        raise ModuleError(
+            [
+                Problem(
+                    shown,
+                    None,
+                    "module",
+                    f"names its module by a path, not by an id ({_show(module_id)});"
+                    f" {MODULE_DIR_HINT}",
+                )
+            ]
+        )
+    for folder in _named_folders:
+        module = find_module(str(folder))
+        if module.id == module_id:
+            return module
+    folder = resources_dir() / module_id
+    if not (folder / "module.toml").is_file():
+        named = ", ".join(str(f) for f in _named_folders)
+        where = f"neither installed nor in {named}" if named else "not installed"
+        raise ModuleError(
+            [
+                Problem(
+                    shown,
+                    None,
+                    "module",
+                    f"the module {module_id!r} is {where}; {MODULE_DIR_HINT}",
+                )
+            ]
+        )
+    return _load_cached(folder)
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def find_module(name: str) -> Module:
@@ -83,6 +144,10 @@ def find_module(name: str) -> Module:
             raise ModuleError(
                 [Problem(name, None, "", f"there is no such module (modules: {known})")]
             )
+    return _load_cached(folder)
+
+
+def _load_cached(folder: Path) -> Module:
     folder = folder.resolve()
     stamp = max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()), default=0.0)
     cached = _cache.get(folder)

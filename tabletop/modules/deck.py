@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tabletop.core.limits import MAX_DECK_BYTES, size_text
+
 from .problems import Problem
 
 COLUMN_TYPES = ("text", "int", "float", "bool", "list", "int_list")
@@ -110,6 +112,9 @@ def read_deck(
     """Read and check a deck CSV; returns the deck (None if unusable) and every problem found."""
     problems: list[Problem] = []
     try:
+        if path.stat().st_size > MAX_DECK_BYTES:
+            message = f"is larger than the limit of {size_text(MAX_DECK_BYTES)} for a deck"
+            return None, [Problem(shown_as, None, "", message)]
         data = path.read_bytes()
     except OSError as exc:
         return None, [Problem(shown_as, None, "", f"cannot be read ({exc.strerror or exc})")]

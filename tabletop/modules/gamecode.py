@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from .manifest import Module, game_packages
+from .manifest import Module, game_packages, own_code
 from .problems import ModuleError, Problem
 
 
@@ -43,6 +43,57 @@ def import_function(dotted: str, what: str) -> Callable[..., Any]:
     return function
 
 
+# The game interface every module's game object is made from (rules_assist/game.py), named
+# rather than imported: the module layer sits below the rules layer.
+GAME_INTERFACE = ("rules_assist.game", "Game")
+
+
+def game_class(module: Module) -> type:
+    """The class ``game`` in module.toml names, checked before anything of it runs: it must
+    lie in the module's own game package (manifest.own_code) and be a kind of the game
+    interface, ``rules_assist.game.Game``; anything else is a ModuleError naming the entry."""
+    dotted = module.game_path or ""
+    shown = str(module.folder / "module.toml")
+    if not own_code(dotted, module.id):
+        raise ModuleError(
+            [Problem(shown, None, "module.game", f"{dotted} is not this module's own game code")]
+        )
+    found = import_function(dotted, "module.game")
+    if not isinstance(found, type) or not any(
+        (base.__module__, base.__name__) == GAME_INTERFACE for base in found.__mro__
+    ):
+        raise ModuleError(
+            [
+                Problem(
+                    shown,
+                    None,
+                    "module.game",
+                    f"{dotted} is not a game (a kind of {'.'.join(GAME_INTERFACE)})",
+                )
+            ]
+        )
+    return found
+
+
+def need_problems(module: Module, game: type) -> list[Problem]:
+    """What the game's code names that the module lacks (the game's ``module_needs``: decks,
+    kinds, places and variants), a problem each; checked before any of the game's code runs."""
+    needs = getattr(game, "module_needs", None) or {}
+    have = {
+        "decks": set(module.decks),
+        "kinds": set(module.kinds),
+        "places": {place.id for place in module.places},
+        "variants": set(module.variants),
+    }
+    shown = str(module.folder / "module.toml")
+    return [
+        Problem(shown, None, what, f"the game's code needs {what[:-1]} {name!r}, which is missing")
+        for what, names in needs.items()
+        for name in names
+        if name not in have.get(what, set())
+    ]
+
+
 def game_of(module: Module | None) -> Any | None:
     """The module's game interface (``game`` in module.toml), made with this module once, on
     first use; None for a module without game code."""
@@ -50,7 +101,7 @@ def game_of(module: Module | None) -> Any | None:
         return None
     game = module.game_object
     if game is None or getattr(game, "module", None) is not module:  # a copy with another deck
-        game = module.game_object = import_function(module.game_path, "module.game")(module)
+        game = module.game_object = game_class(module)(module)
     return game
 
 

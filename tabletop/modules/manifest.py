@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,17 @@ from tabletop.core import Seat
 from tabletop.core.boards import FIELDS as BOARD_FIELDS
 from tabletop.core.boards import BoardSpec, BoardSpecError
 from tabletop.core.errors import FormatError
+from tabletop.core.limits import (
+    LAYOUT_BOUND_TEXT,
+    MAX_MODULE_BYTES,
+    MAX_PIECES,
+    MAX_PLACES,
+    layout_number,
+    size_text,
+)
 from tabletop.core.places import KINDS as PLACE_KINDS
 from tabletop.core.places import SPOTTED_KINDS
+from tabletop.persist.logfile import MODULE_ID
 
 from .deck import COLUMN_TYPES, Column, Deck, read_deck
 from .problems import LineFinder, ModuleError, Problem
@@ -62,6 +72,20 @@ def game_packages() -> tuple[str, ...]:
     the project's tree."""
     extra = os.environ.get("TABLETOP_GAME_PACKAGES", "")
     return ("rules_assist", *(p.strip() for p in extra.split(",") if p.strip()))
+
+
+def own_packages(module_id: str) -> list[str]:
+    """Where a module's game code may lie: the package (or Python module) named after the
+    module's id in each game package, e.g. ``rules_assist.greenland`` for 'greenland'."""
+    name = module_id.replace("-", "_")
+    return [f"{package}.{name}" for package in game_packages()]
+
+
+def own_code(dotted: str, module_id: str) -> bool:
+    """``dotted`` ('package.module:name') lies in the module's own game package: a module
+    cannot name another game's code (or the program's) as its own."""
+    where = dotted.partition(":")[0]
+    return any(where == own or where.startswith(own + ".") for own in own_packages(module_id))
 
 
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
@@ -178,6 +202,38 @@ class Module:
         return self.decks[deck_id].card(card_id)
 
 
+@dataclass(frozen=True)
+class Kind:
+    """What a manifest field may hold: a test, and its name for a message ("text")."""
+
+    name: str
+    test: Callable[[Any], bool]
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | bool) or layout_number(value) or _is_whole(value)
+
+
+TEXT = Kind("text", lambda v: isinstance(v, str))
+FLAG = Kind("true or false", lambda v: isinstance(v, bool))
+WHOLE = Kind("a whole number of at least 0", lambda v: _is_whole(v) and v >= 0)
+COUNT = Kind(
+    f"a whole number from 0 to {MAX_PIECES:,}", lambda v: _is_whole(v) and 0 <= v <= MAX_PIECES
+)
+NUMBER = Kind("a number", lambda v: _is_whole(v) or layout_number(v))
+POSITION = Kind(LAYOUT_BOUND_TEXT, layout_number)
+SCALAR = Kind("text, a number or true/false", _is_scalar)
+TEXTS = Kind("a list of text", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v))
+SCALARS = Kind(
+    "a list of text or numbers", lambda v: isinstance(v, list) and all(_is_scalar(x) for x in v)
+)
+TABLE = Kind("a table", lambda v: isinstance(v, dict))
+
+
 class _Reader:
     """Reads typed fields out of parsed TOML, collecting a Problem for each wrong one."""
 
@@ -198,7 +254,7 @@ class _Reader:
         table: dict[str, Any],
         path: tuple,
         key: str,
-        kind: type | tuple,
+        kind: type | tuple | Kind,
         *,
         required: bool = False,
         default: Any = None,
@@ -208,12 +264,29 @@ class _Reader:
                 self.fail(path, f"the field '{key}' is missing")
             return default
         value = table[key]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        ok = False if isinstance(value, bool) and bool not in kinds else isinstance(value, kinds)
+        if isinstance(kind, Kind):
+            ok, name = kind.test(value), kind.name
+        else:
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            ok = (
+                False if isinstance(value, bool) and bool not in kinds else isinstance(value, kinds)
+            )
+            name = _type_name(kinds)
         if not ok:
-            self.fail((*path, key), f"must be {_type_name(kinds)}, not {_show(value)}")
+            self.fail((*path, key), f"must be {name}, not {_show(value)}")
             return default
         return value
+
+    def typed(self, table: dict[str, Any], path: tuple, kinds: dict[str, Kind]) -> dict[str, Any]:
+        """The fields of ``table`` that hold what ``kinds`` says (a problem for each that does
+        not); fields ``kinds`` does not name are left out."""
+        out: dict[str, Any] = {}
+        for key, kind in kinds.items():
+            if key in table:
+                value = self.get(table, path, key, kind, default=_MISSING)
+                if value is not _MISSING:
+                    out[key] = value
+        return out
 
     def unknown(self, table: dict[str, Any], path: tuple, allowed: set[str]) -> None:
         for key in table:
@@ -222,6 +295,9 @@ class _Reader:
                     (*path, key),
                     f"is not a field here (known fields: {', '.join(sorted(allowed))})",
                 )
+
+
+_MISSING = object()
 
 
 def _field_name(path: tuple) -> str:
@@ -259,6 +335,17 @@ def read_manifest(folder: str | Path) -> Module:
     manifest = folder / "module.toml"
     shown = str(manifest)
     try:
+        if manifest.stat().st_size > MAX_MODULE_BYTES:
+            raise ModuleError(
+                [
+                    Problem(
+                        shown,
+                        None,
+                        "",
+                        f"is larger than the limit of {size_text(MAX_MODULE_BYTES)} for a module.toml",
+                    )
+                ]
+            )
         text = manifest.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ModuleError(
@@ -314,7 +401,7 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
         description=r.get(head, path, "description", str, default=""),
         raw=data,
     )
-    if module.id and not re.fullmatch(r"[a-z0-9_\-]+", module.id):
+    if module.id and not MODULE_ID.fullmatch(module.id):
         r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
     for key in HOOKS:
         dotted = r.get(head, path, key, str)
@@ -325,6 +412,13 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
                 (*path, key),
                 f"must name a function in a game package ({', '.join(game_packages())}),"
                 " as 'rules_assist.game.module:function'",
+            )
+            dotted = None
+        elif dotted is not None and module.id and not own_code(dotted, module.id):
+            r.fail(
+                (*path, key),
+                f"must name this module's own game code ({' or '.join(own_packages(module.id))}),"
+                f" not {_show(dotted)}",
             )
             dotted = None
         setattr(module, f"{key}_path", dotted)
@@ -457,13 +551,14 @@ def _read_kinds(r: _Reader, data: dict[str, Any], module: Module) -> None:
         if shape not in SHAPES:
             r.fail((*path, "shape"), f"must be one of {', '.join(SHAPES)}, not {_show(shape)}")
         size = r.get(kind, path, "size", list, default=[20, 20])
-        if len(size) != 2 or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in size
-        ):
-            r.fail((*path, "size"), "must be [width, height] in millimetres")
+        if len(size) != 2 or not all(layout_number(v) and v > 0 for v in size):
+            r.fail(
+                (*path, "size"),
+                f"must be [width, height] in millimetres, each {LAYOUT_BOUND_TEXT} above 0",
+            )
             size = [20, 20]
-        faces = r.get(kind, path, "faces", list, default=[])
-        if shape == "die" and len(faces) < 2:
+        faces = r.get(kind, path, "faces", SCALARS, default=[])
+        if shape == "die" and len(faces) < 2 and SCALARS.test(kind.get("faces", [])):
             r.fail((*path, "faces"), "a die needs a list of at least two faces")
         regions = r.get(kind, path, "regions", list, default=[])
         if not all(isinstance(x, str) for x in regions) or len(set(regions)) != len(regions):
@@ -479,7 +574,7 @@ def _read_kinds(r: _Reader, data: dict[str, Any], module: Module) -> None:
             colour=r.get(kind, path, "colour", str, default="seat"),
             faces=tuple(faces),
             regions=tuple(regions),
-            region_capacity=r.get(kind, path, "region_capacity", int),
+            region_capacity=r.get(kind, path, "region_capacity", WHOLE),
             back=r.get(kind, path, "back", str, default=""),
             template=r.get(kind, path, "template", str),
             props=r.get(kind, path, "props", dict, default={}),
@@ -550,36 +645,61 @@ def _read_columns(r: _Reader, table: dict[str, Any], path: tuple) -> list[Column
         if not isinstance(spec, dict):
             r.fail((*path, name), "must be a type name or a table with 'type'")
             continue
-        r.unknown(spec, (*path, name), {"type", "required", "min", "max", "choices", "default"})
+        where = (*path, name)
+        r.unknown(spec, where, {"type", "required", "min", "max", "choices", "default"})
         ctype = spec.get("type", "text")
         if ctype not in COLUMN_TYPES:
             r.fail(
-                (*path, name),
+                (*where, "type"),
                 f"the type must be one of {', '.join(COLUMN_TYPES)}, not {_show(ctype)}",
             )
             continue
-        choices = spec.get("choices", [])
-        if not isinstance(choices, list):
-            r.fail((*path, name), "'choices' must be a list")
-            choices = []
+        fields = r.typed(
+            spec,
+            where,
+            {
+                "required": FLAG,
+                "min": NUMBER,
+                "max": NUMBER,
+                "choices": SCALARS,
+                "default": _COLUMN_DEFAULTS[ctype],
+            },
+        )
         columns.append(
             Column(
                 name,
                 ctype,
-                bool(spec.get("required", name == "id")),
-                spec.get("min"),
-                spec.get("max"),
-                tuple(str(c) for c in choices),
-                spec.get("default"),
+                fields.get("required", name == "id"),
+                fields.get("min"),
+                fields.get("max"),
+                tuple(str(c) for c in fields.get("choices", [])),
+                fields.get("default"),
             )
         )
     return columns
 
 
+# What a column's default may be, by the column's type.
+_COLUMN_DEFAULTS = {
+    "text": TEXT,
+    "int": Kind("a whole number", _is_whole),
+    "float": NUMBER,
+    "bool": FLAG,
+    "list": TEXTS,
+    "int_list": Kind(
+        "a list of whole numbers", lambda v: isinstance(v, list) and all(_is_whole(x) for x in v)
+    ),
+}
+
+
 def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
     allowed = {"id", "kind", "label", "per_seat", "capacity", "spots", "board", "layout", "props"}
     ids: set[str] = set()
-    for i, place in enumerate(r.get(data, (), "places", list, required=True, default=[])):
+    places = r.get(data, (), "places", list, required=True, default=[])
+    if len(places) > MAX_PLACES:
+        r.fail(("places",), f"lists {len(places):,} places, more than the limit of {MAX_PLACES:,}")
+        return
+    for i, place in enumerate(places):
         path = ("places", i)
         if not isinstance(place, dict):
             r.fail(path, "each place must be a table")
@@ -600,9 +720,9 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
         if pid in ids:
             r.fail((*path, "id"), f"the place {pid!r} is defined twice")
         ids.add(pid)
-        spots = r.get(place, path, "spots", list, default=[])
+        spots = r.get(place, path, "spots", TEXTS, default=[])
         board = r.get(place, path, "board", dict)
-        if kind == "slots" and not spots:
+        if kind == "slots" and not spots and TEXTS.test(place.get("spots", [])):
             r.fail((*path, "spots"), "a slots place needs a list of slot names")
         if spots and kind not in SPOTTED_KINDS:
             r.fail((*path, "spots"), f"a {kind} place has no spots")
@@ -615,19 +735,19 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
             else:
                 _check_board(r, board, (*path, "board"), module.folder)
         layout = r.get(place, path, "layout", dict, default={})
-        for key in ("x", "y", "w", "h"):
-            if key in layout and (
-                not isinstance(layout[key], int | float) or isinstance(layout[key], bool)
-            ):
-                r.fail((*path, "layout", key), f"must be a number, not {_show(layout[key])}")
+        for key in ("x", "y", "w", "h", "cell"):
+            if key in layout and not layout_number(layout[key]):
+                r.fail(
+                    (*path, "layout", key), f"must be {LAYOUT_BOUND_TEXT}, not {_show(layout[key])}"
+                )
         module.places.append(
             PlaceDef(
                 id=pid,
                 kind=kind,
                 label=r.get(place, path, "label", str, default=""),
                 per_seat=per_seat,
-                capacity=r.get(place, path, "capacity", int),
-                spots=tuple(str(s) for s in spots),
+                capacity=r.get(place, path, "capacity", WHOLE),
+                spots=tuple(spots),
                 board=board,
                 layout=layout,
                 props=r.get(place, path, "props", dict, default={}),
@@ -659,6 +779,29 @@ def place_ids(module: Module) -> set[str]:
     return {p.id for p in module.places}
 
 
+# What each field of a setup step holds.
+_STEP_FIELDS = {
+    "deck": TEXT,
+    "place": TEXT,
+    "from": TEXT,
+    "to": TEXT,
+    "kind": TEXT,
+    "id": TEXT,
+    "owner": TEXT,
+    "spot": TEXT,
+    "name": TEXT,
+    "variant": TEXT,
+    "unless_variant": TEXT,
+    "count": COUNT,
+    "face_up": FLAG,
+    "shuffle": FLAG,
+    "per_seat": FLAG,
+    "value": SCALAR,
+    "x": POSITION,
+    "y": POSITION,
+}
+
+
 def _read_setup(r: _Reader, data: dict[str, Any], module: Module) -> None:
     places = place_ids(module) | r.failed_places
     fields = {
@@ -674,20 +817,30 @@ def _read_setup(r: _Reader, data: dict[str, Any], module: Module) -> None:
         "counter": ({"name", "value"}, set()),
         "flip": ({"place"}, {"count", "face_up"}),
     }
-    for i, step in enumerate(r.get(data, (), "setup", list, default=[])):
+    pieces = 0  # how many pieces the steps put out at most
+    for i, raw in enumerate(r.get(data, (), "setup", list, default=[])):
         path = ("setup", i)
-        if not isinstance(step, dict):
+        if not isinstance(raw, dict):
             r.fail(path, "each setup step must be a table with 'do'")
             continue
-        do = step.get("do")
-        if do not in fields:
+        do = raw.get("do")
+        if not isinstance(do, str) or do not in fields:
             r.fail((*path, "do"), f"must be one of {', '.join(fields)}, not {_show(do)}")
             continue
         required, optional = fields[do]
-        r.unknown(step, path, required | optional | {"do", "per_seat", "variant", "unless_variant"})
+        r.unknown(raw, path, required | optional | {"do", "per_seat", "variant", "unless_variant"})
         for key in sorted(required):
-            if key not in step:
+            if key not in raw:
                 r.fail(path, f"a '{do}' step needs '{key}'")
+        step = {"do": do} | r.typed(raw, path, _STEP_FIELDS)
+        if do in ("pieces", "piece"):
+            seats = module.max_seats if step.get("per_seat") else 1
+            before, pieces = pieces, pieces + step.get("count", 1) * seats
+            if before <= MAX_PIECES < pieces:  # said once, at the step that goes over
+                r.fail(
+                    (*path, "count"),
+                    f"the setup puts out more than the limit of {MAX_PIECES:,} pieces",
+                )
         for key in ("place", "from", "to"):
             if key in step and step[key] not in places:
                 r.fail((*path, key), f"names no place of the layout ({_show(step[key])})")
@@ -699,12 +852,6 @@ def _read_setup(r: _Reader, data: dict[str, Any], module: Module) -> None:
             r.fail((*path, "deck"), f"names no deck of this module ({_show(step['deck'])})")
         if "kind" in step and step["kind"] not in module.kinds:
             r.fail((*path, "kind"), f"names no kind of this module ({_show(step['kind'])})")
-        if "count" in step and (
-            not isinstance(step["count"], int)
-            or isinstance(step["count"], bool)
-            or step["count"] < 0
-        ):
-            r.fail((*path, "count"), f"must be a whole number, not {_show(step['count'])}")
         for key in ("variant", "unless_variant"):
             if key in step and step[key] not in module.variants:
                 r.fail((*path, key), f"names no variant of this module ({_show(step[key])})")

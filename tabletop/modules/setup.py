@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.core import Command, CommandError, Compound, Flip, Seat, Table, TableError, actions
 from tabletop.core.commands import AddPiece, AddPlace, Where
+from tabletop.core.limits import MAX_PIECES
 from tabletop.core.randomness import Contribute, SecretSeed
 from tabletop.persist import Game, Header
 
@@ -106,6 +107,7 @@ class SetupContext:
         self.variant = variant
         self.options = {o.id: o.default for o in module.options.values()} | dict(options or {})
         self.position = position  # a position file for rules questions, when the module reads them
+        self._made = 0  # pieces made by piece_commands
 
     @property
     def state(self):  # noqa: ANN201 - a TableState
@@ -139,7 +141,14 @@ class SetupContext:
         index: int | None = None,
     ) -> list[Command]:
         """The commands that add one piece (and the regions its kind carries)."""
-        kind = self.module.kinds[kind_id]
+        kind = self.module.kinds.get(kind_id)
+        if kind is None:
+            raise SetupError(f"{self.module.name} has no kind of piece {kind_id!r:.40}")
+        self._made += 1  # checked here, before a setup builds more than a table may hold
+        if self._made > MAX_PIECES:
+            raise SetupError(
+                f"{self.module.name}'s setup puts out more than the limit of {MAX_PIECES:,} pieces"
+            )
         record: dict[str, Any] = {"id": pid, "kind": kind_id}
         if owner is not None:
             record["owner"] = owner

@@ -19,6 +19,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,11 +28,15 @@ from typing import Any, BinaryIO
 
 from tabletop import __version__
 from tabletop.core import Entry, FormatError, Policy, Seat, TableError
+from tabletop.core.limits import MAX_LOG_BYTES, MAX_LOG_LINE, size_text
 from tabletop.core.randomness import randomness_problem
 from tabletop.core.state import digest_of
 
 from .atomic import atomic_writer
 from .formats import CURRENT_VERSION, FORMAT_NAME, VersionError, migrate
+
+# A module's id (module.toml's [module] id): what a header names, never a path.
+MODULE_ID = re.compile(r"[a-z0-9_\-]+")
 
 
 class LogError(TableError):
@@ -97,6 +102,12 @@ class Header:
         module = d.get("module")
         if not isinstance(module, dict) or not isinstance(module.get("id"), str):
             raise FormatError("the header needs 'module' with a text 'id'")
+        if not MODULE_ID.fullmatch(module["id"]):
+            raise FormatError(
+                "the header's module 'id' must be a module's id (lower-case letters, digits, '-'"
+                " and '_'), never a folder: a game's module is installed, or named by the user"
+                " with --module-dir FOLDER"
+            )
         seed = d.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise FormatError("the header's 'seed' must be a whole number")
@@ -108,9 +119,12 @@ class Header:
             isinstance(x, dict)
             and isinstance(x.get("file"), str)
             and isinstance(x.get("sha256"), str)
+            and isinstance(x.get("id", ""), str)
             for x in decks
         ):
-            raise FormatError("the header's 'decks' must list objects with 'file' and 'sha256'")
+            raise FormatError(
+                "the header's 'decks' must list objects with 'file' and 'sha256' (and a text 'id')"
+            )
         for key in ("variant", "notes", "created", "app_version"):
             if not isinstance(d.get(key, ""), str):
                 raise FormatError(f"the header's '{key}' must be text")
@@ -193,6 +207,10 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     """Read and check a log's lines (not yet its meaning). Raises LogError naming the line."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise LogError(
+                path, None, f"is larger than a game log may be ({size_text(MAX_LOG_BYTES)})"
+            )
         data = path.read_bytes()
     except FileNotFoundError:
         raise LogError(path, None, "no such file") from None
@@ -213,6 +231,10 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     decode = _DECODER.decode
     last = len(lines)
     for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_LOG_LINE:
+            raise LogError(
+                path, number, f"the line is longer than the limit ({size_text(MAX_LOG_LINE)})"
+            )
         try:
             record = decode(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:

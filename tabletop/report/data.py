@@ -30,7 +30,7 @@ from typing import Any
 
 from rules_assist.simulate import simulate
 from tabletop.core import NOTE_TAGS, RATINGS, seat_of
-from tabletop.modules import ModuleError, deck_diff, find_module
+from tabletop.modules import ModuleError, deck_diff, saved_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.revisions import module_for_game
 from tabletop.persist import Game
@@ -365,7 +365,7 @@ def simulated_games(
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """``games`` games of a module at a deck revision played by its default bots
     (rules_assist/simulate.py), read back as sessions; and the bot each seat had."""
-    module, _warnings = module_for_game(find_module(module_id), decks)
+    module, _warnings = module_for_game(saved_module(module_id), decks)
     game = game_of(module)
     if game is None or not game.bots or game.flow is None:
         raise ReportError(f"{module_id}: the module has no bots to play it")
@@ -423,6 +423,7 @@ def deck_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
         found["problem"] = "the deck is the same; the module's version changed"
         return found
     try:
+        saved_module(before["module"])  # an installed or named module, never a path a log names
         result = deck_diff.diff(f"{before['module']}:{a['name']}", f"{after['module']}:{b['name']}")
     except ModuleError as exc:
         found["problem"] = f"the revisions cannot both be read now: {exc}"

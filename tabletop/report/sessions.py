@@ -18,7 +18,7 @@ from statistics import mean
 from typing import Any
 
 from tabletop.core import NOTE_TAGS, RATINGS, TableError
-from tabletop.modules import ModuleError, find_module
+from tabletop.modules import ModuleError, saved_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import game_result
 from tabletop.modules.revisions import module_for_game
@@ -55,7 +55,7 @@ class GameRules:
         if key not in self.loaded:
             try:
                 module, warnings = module_for_game(
-                    find_module(game.header.module), game.header.decks
+                    saved_module(game.header.module, game.path), game.header.decks
                 )
                 for warning in warnings:
                     print(f"warning: {warning}", file=sys.stderr)

@@ -24,6 +24,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFont,
     QFontMetricsF,
     QLinearGradient,
     QPainter,
@@ -36,6 +37,8 @@ from .card_parts import (
     FACE,
     GREY,
     INK,
+    NUMBER_PX,
+    TITLE_PX,
     CardCanvas,
     Icons,
     colour_of,
@@ -48,7 +51,7 @@ from .card_parts import (
     text_box,
 )
 from .layout import Rect, _region_area, region_cells, strip_area
-from .piece_art import SANS, SERIF, fit_text, font_of, mix, rounded, with_alpha
+from .piece_art import SANS, SERIF, font_of, mix, rounded, with_alpha
 
 log = logging.getLogger(__name__)
 
@@ -113,10 +116,11 @@ def draw_face(
     card_id: str,
     marked: bool,
     strip: str | None = None,
-) -> None:
+) -> dict[str, float]:
     """A card face from a card_view's roles (see the module docstring); ``strip`` names the
     card's lone region, drawn as a band along its bottom edge (layout.strip_area) that the
-    printed lines stay above."""
+    printed lines stay above. Returns the smallest font (pixel size, painter units) its
+    title and its numbers were drawn in: {'title': px, 'number': px}."""
     c = CardCanvas(p, rect, icons)
     band = colour_of(view.get("band_colour"), "#4a5a6a")
     k = c.k
@@ -152,6 +156,7 @@ def draw_face(
         )
     if marked:
         placeholder_mark(p, rect, outline, k)
+    return dict(c.sizes)
 
 
 def draw_face_sketch(
@@ -197,7 +202,16 @@ def _header(
     """The title band, the corner icon and the subtitle; returns where the body starts."""
     p, k = c.p, c.k
     corner = view.get("corner_icon")
-    band_h = 40.0 if compact else 44.0
+    left = 76.0 if event else 18.0
+    cornered = (corner and not event) or view.get("corner_letter")
+    right = c.w - (80.0 if cornered else 44.0 if marked else 18.0)
+    title = str(view.get("title") or "")
+    # an elder's ranks and a daughter's regions leave no room for a second line; an event's
+    # title shares the band with the first player's marker
+    narrowest = NARROWEST_COMPACT if compact or event else NARROWEST
+    font, lines = title_lines(title, (right - left) * k, k, narrowest)
+    line_h = font.pixelSize() * 1.08
+    band_h = (40.0 if compact else 44.0) if len(lines) == 1 else (2 * line_h) / k + 10
     band_w = c.w - (56 if corner and not event else 20)  # ends under a corner badge
     band_rect = c.r(10, 10, band_w, band_h)
     grad = QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
@@ -206,25 +220,21 @@ def _header(
     p.setPen(QPen(band.darker(160), 1.2 * k))
     p.setBrush(QBrush(grad))
     p.drawRoundedRect(band_rect, 8 * k, 8 * k)
-    left = 80.0 if event else 20.0
-    cornered = (corner and not event) or view.get("corner_letter")
-    right = c.w - (82.0 if cornered else 44.0 if marked else 20.0)
-    title_box = c.r(left, 13, right - left, band_h - 6)
-    title = str(view.get("title") or "")
-    font = font_of(SERIF, bold=True)
     flags: Any = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-    if not fit_text(font, title, title_box, flags, 22 * k, 14 * k):
-        flags = flags | Qt.TextFlag.TextWordWrap
-        fit_text(font, title, title_box, flags, 17 * k, 6 * k)
     p.setFont(font)
-    p.setPen(QColor(0, 0, 0, 80))
-    p.drawText(title_box.translated(0, 1.2 * k), int(flags), title)
-    p.setPen(QColor("#ffffff"))
-    p.drawText(title_box, int(flags), title)
+    y = band_rect.center().y() - line_h * len(lines) / 2
+    for line in lines:
+        box = QRectF(c.rect.x() + left * k, y, (right - left) * k + font.pixelSize(), line_h)
+        p.setPen(QColor(0, 0, 0, 80))
+        p.drawText(box.translated(0, 1.2 * k), int(flags), line)
+        p.setPen(QColor("#ffffff"))
+        p.drawText(box, int(flags), line)
+        y += line_h
+    c.note("title", font)
 
     subtitle = str(view.get("subtitle") or "")
     sub_top = 10 + band_h + 4
-    if subtitle:
+    if subtitle and not (compact and len(lines) > 1):  # a tall title leaves no room on an elder
         c.text(
             c.r(left, sub_top, right - left + (0 if event else 4), 15),
             subtitle,
@@ -240,7 +250,41 @@ def _header(
         _corner_badge(c, view)
     elif view.get("corner_letter"):
         _corner_letter(c, view, band)
-    return sub_top + 20
+    return sub_top + (20 if subtitle and not (compact and len(lines) > 1) else 0)
+
+
+TITLE_LARGEST = 34.0  # design units
+NARROWEST = 72  # per cent: the most a title's letters are narrowed before it takes two lines
+NARROWEST_COMPACT = 62  # ... on a card whose regions start under its title, or an event
+
+
+def title_lines(
+    title: str, width: float, k: float, narrowest: int = NARROWEST
+) -> tuple[QFont, list[str]]:
+    """The title's font and its lines in a box ``width`` wide (painter units; ``k`` painter
+    units a design unit): on one line, as large as fits up to TITLE_LARGEST, narrowed down
+    to ``narrowest`` per cent rather than made smaller than TITLE_PX; else on two lines split
+    at the best word break, alike; only a title that fits in neither way is made smaller."""
+    font = font_of(SERIF, bold=True)
+    words = title.split()
+    splits = [[title]] + [[" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))]
+    splits[1:] = sorted(splits[1:], key=lambda ls: max(len(x) for x in ls))
+    least, most = max(1, round(TITLE_PX * k)), max(1, round(TITLE_LARGEST * k))
+    for lines in splits[:2]:
+        for stretch in range(100, narrowest - 1, -4):
+            font.setStretch(stretch)
+            font.setPixelSize(least)
+            need = max(QFontMetricsF(font).horizontalAdvance(x) for x in lines)
+            if need <= width:
+                px = min(most, int(least * width / max(need, 1)))
+                font.setPixelSize(max(least, px if len(lines) == 1 else least))
+                return font, lines
+    lines = splits[1] if len(splits) > 1 else splits[0]
+    font.setStretch(narrowest)
+    font.setPixelSize(least)
+    need = max(QFontMetricsF(font).horizontalAdvance(x) for x in lines)
+    font.setPixelSize(max(1, int(least * width / max(need, 1))))
+    return font, lines
 
 
 def _corner_badge(c: CardCanvas, view: Mapping[str, Any]) -> None:
@@ -269,6 +313,7 @@ def _corner_badge(c: CardCanvas, view: Mapping[str, Any]) -> None:
         text = str(number)
         font = font_of(SANS, bold=True)
         font.setPixelSize(max(1, round(21 * k)))
+        c.note("number", font)
         path = QPainterPath()
         width = QFontMetricsF(font).horizontalAdvance(text)
         path.addText(QPointF(centre.x() - width / 2, centre.y() + 26 * k), font, text)
@@ -376,7 +421,8 @@ def _event_body(
     turned = view.get("upside_down")
     bottom = floor - 18
     if turned:  # as tall as it needs: the title, the icons, two lines of text
-        need = 44 + (34 if turned.get("icons") else 0) + (44 if turned.get("text") else 0)
+        head = _import_head(c, str(turned.get("title") or ""))[2] / c.k
+        need = head + 14 + (34 if turned.get("icons") else 0) + (44 if turned.get("text") else 0)
         bottom = _upside_down(c, turned, floor - max(58, need), floor)
     text = str(view.get("text") or "")
     if text:
@@ -416,6 +462,12 @@ def _icon_grid(
             )
 
 
+def _import_head(c: CardCanvas, title: str) -> tuple[QFont, list[str], float]:
+    """The import's title font, its lines and the height of its band (painter units)."""
+    font, lines = title_lines(title, (c.w - 24 - 20) * c.k, c.k, NARROWEST_COMPACT)
+    return font, lines, len(lines) * font.pixelSize() * 1.08 + 6 * c.k
+
+
 def _upside_down(c: CardCanvas, turned: Mapping[str, Any], top: float, floor: float) -> float:
     """The import: a purple band turned 180° (it reads upright in a tableau); returns its top."""
     p, k = c.p, c.k
@@ -429,20 +481,22 @@ def _upside_down(c: CardCanvas, turned: Mapping[str, Any], top: float, floor: fl
     p.setPen(QPen(purple, 1.6 * k))
     p.setBrush(QColor("#f1e8f6"))
     p.drawRoundedRect(area, 8 * k, 8 * k)
-    head = QRectF(area.left(), area.top(), area.width(), 30 * k)
+    font, lines, head_h = _import_head(c, str(turned.get("title") or ""))
+    head = QRectF(area.left(), area.top(), area.width(), head_h)
     p.save()
     p.setClipPath(rounded(area, 8 * k))
     p.fillRect(head, purple)
     p.restore()
-    title_box = head.adjusted(10 * k, 2 * k, -10 * k, -2 * k)
-    c.text(
-        title_box,
-        str(turned.get("title") or ""),
-        17,
-        colour=QColor("#ffffff"),
-        bold=True,
-        serif=True,
-    )
+    line_h = font.pixelSize() * 1.08
+    p.setFont(font)
+    p.setPen(QColor("#ffffff"))
+    y0 = head.top() + 3 * k
+    for line in lines:  # the import's title: upright in a tableau, as large as the card's
+        p.drawText(
+            QRectF(head.left(), y0, head.width(), line_h), int(Qt.AlignmentFlag.AlignCenter), line
+        )
+        y0 += line_h
+    c.note("title", font)
     icons = [entry_of(e) for e in (turned.get("icons") or [])]
     text = str(turned.get("text") or "")
     y = head.bottom() + 6 * k
@@ -510,13 +564,20 @@ def _rank(c: CardCanvas, box: QRectF, region: Mapping[str, Any], band: QColor) -
     p.setPen(QPen(mix(band, FACE, 0.35), 1.3 * k))
     p.setBrush(mix(band, FACE, 0.86))
     p.drawRoundedRect(box, 7 * k, 7 * k)
-    d = 19 * k
-    disk = QRectF(box.left() + 4 * k, box.top() + 4 * k, d, d)
+    d = 24 * k
+    disk = QRectF(box.left() + 3 * k, box.top() + 3 * k, d, d)
     p.setPen(QPen(band.darker(150), 1.2 * k))
     p.setBrush(band)
     p.drawEllipse(disk)
     c.text(
-        disk, str(region.get("number", "")), 12.5, colour=QColor("#ffffff"), bold=True, serif=True
+        disk,
+        str(region.get("number", "")),
+        NUMBER_PX,
+        colour=QColor("#ffffff"),
+        bold=True,
+        serif=True,
+        smallest=NUMBER_PX,
+        role="number",
     )
     name_box = QRectF(
         disk.right() + 4 * k, box.top() + 3 * k, box.right() - disk.right() - 8 * k, d

@@ -40,6 +40,11 @@ AMBER = QColor("#f0a81c")
 GREY = QColor("#7d7468")
 DESIGN_W, DESIGN_H = 252.0, 352.0
 SMALLER = 0.8  # a crowded row's icons, before counts turn into 'icon ×N'
+# The least sizes of a card's title and of the numbers printed on it, in design units (a
+# 63 mm card is 252 across): a fitted three-player Greenland table shows them at >= 9 px
+# (titles, 1366 x 768) and >= 8 px (numbers, 1920 x 1080); tests/ui/test_legible_table.py.
+TITLE_PX = 30.0
+NUMBER_PX = 18.0
 STEP = 0.9  # repeated icons stand this far apart (their drawings have margins)
 
 
@@ -53,6 +58,13 @@ class CardCanvas:
         self.k = min(rect.width() / DESIGN_W, rect.height() / DESIGN_H)
         self.w = rect.width() / self.k
         self.h = rect.height() / self.k
+        self.sizes: dict[str, float] = {}  # role ('title', 'number') -> its smallest font drawn
+
+    def note(self, role: str | None, font: QFont) -> None:
+        """Remember the font a title or a number was drawn in (its pixel size, painter units)."""
+        if role:
+            px = float(font.pixelSize())
+            self.sizes[role] = min(px, self.sizes.get(role, px))
 
     def r(self, x: float, y: float, w: float, h: float) -> QRectF:
         k = self.k
@@ -73,12 +85,14 @@ class CardCanvas:
         flags: Any = Qt.AlignmentFlag.AlignCenter,
         smallest: float = 5,
         caps: bool = False,
+        role: str | None = None,
     ) -> None:
         font = font_of(SERIF if serif else SANS, bold=bold)
         if caps:
             font.setCapitalization(QFont.Capitalization.AllUppercase)
             font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 108 if size > 9 else 100)
         fit_text(font, text, box, flags, size * self.k, smallest * self.k)
+        self.note(role, font)
         self.p.setFont(font)
         self.p.setPen(colour)
         self.p.drawText(box, int(flags), text)
@@ -160,7 +174,14 @@ def draw_entries(
             c.icon(entry["icon"], box)
             draw_label(c, box, entry, s)
         elif kind == "times":
-            c.text(c.r(cx, y, gw, s), f"×{entry['count']}", s * 0.56, bold=True, smallest=4)
+            c.text(
+                c.r(cx, y - s * 0.15, gw, s * 1.3),
+                f"×{entry['count']}",
+                max(NUMBER_PX, s * 0.56),
+                bold=True,
+                smallest=NUMBER_PX,
+                role="number",
+            )
         elif kind == "text":
             colour = colour_of(entry.get("colour"), "#2a2520")
             big = len(entry["text"]) <= 2
@@ -172,9 +193,12 @@ def draw_entries(
                 bold=True,
                 serif=big,
                 smallest=4,
+                role="number" if entry["text"].strip().isdigit() else None,
             )
         elif kind == "vp":
-            badge(c.p, c.pt(cx + gw / 2, y + s / 2), s * 0.62, str(entry["vp"]), "star")
+            radius = _star_radius(s) * c.k
+            font = badge(c.p, c.pt(cx + gw / 2, y + s / 2), radius, str(entry["vp"]), "star")
+            c.note("number", font)
         cx += gw
 
 
@@ -187,18 +211,25 @@ def glyphs_of(entries: list[dict[str, Any]], s: float, compact: set[int]) -> lis
             n = _n(entry)
             if i in compact or n > 4:
                 glyphs.append(("icon", s * 1.04, entry))
-                glyphs.append(("times", _text_w(f"×{n}", s * 0.56) + gap, {"count": n}))
+                glyphs.append(
+                    ("times", _text_w(f"×{n}", max(NUMBER_PX, s * 0.56)) + gap, {"count": n})
+                )
                 continue
             glyphs.extend(("icon", s * STEP, entry) for _ in range(n))
             glyphs[-1] = ("icon", s + gap, entry)
         elif "vp" in entry:
-            glyphs.append(("vp", s * 1.3 + gap, entry))
+            glyphs.append(("vp", max(s * 1.3, _star_radius(s) * 2.1) + gap, entry))
         elif "text" in entry:
             big = len(entry["text"]) <= 2
             glyphs.append(
                 ("text", _text_w(entry["text"], s * (0.95 if big else 0.42)) + gap, entry)
             )
     return glyphs
+
+
+def _star_radius(s: float) -> float:
+    """A VP star's radius beside icons of size ``s``: its number at least NUMBER_PX."""
+    return max(s * 0.62, NUMBER_PX / 0.85 / 0.9)
 
 
 def _compactable(entries: list[dict[str, Any]], compact: set[int]) -> list[int]:
@@ -235,10 +266,18 @@ def draw_label(c: CardCanvas, box: QRectF, entry: Mapping[str, Any], s: float) -
     if label is None or str(label) == "":
         return
     label = str(label)
+    number = label.strip().isdigit()
     if entry.get("label_at") == "centre":
-        c.text(box.adjusted(0, -1 * k, 0, -1 * k), label, s * 0.55, bold=True, smallest=3)
+        c.text(
+            box.adjusted(-2 * k, -3 * k, 2 * k, 1 * k),
+            label,
+            max(NUMBER_PX, s * 0.55) if number else s * 0.55,
+            bold=True,
+            smallest=NUMBER_PX if number else 3,
+            role="number" if number else None,
+        )
         return
-    px = max(7.0, s * 0.24)
+    px = max(NUMBER_PX if number else 7.0, s * 0.24)
     font = font_of(SANS, bold=True)
     font.setPixelSize(max(1, round(px * k)))
     tw = QFontMetricsF(font).horizontalAdvance(label)
@@ -252,6 +291,8 @@ def draw_label(c: CardCanvas, box: QRectF, entry: Mapping[str, Any], s: float) -
     c.p.setFont(font)
     c.p.setPen(INK if is_light(fill) else QColor("#ffffff"))
     c.p.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
+    if number:
+        c.note("number", font)
 
 
 def text_box(c: CardCanvas, text: str, band: QColor, bottom: float, lines_max: int) -> float:
@@ -273,8 +314,8 @@ def text_box(c: CardCanvas, text: str, band: QColor, bottom: float, lines_max: i
     return bottom - height
 
 
-def badge(p: QPainter, centre: QPointF, radius: float, text: str, shape: str) -> None:
-    """Points in a star (or a shield)."""
+def badge(p: QPainter, centre: QPointF, radius: float, text: str, shape: str) -> QFont:
+    """Points in a star (or a shield); returns the font its number is drawn in."""
     if shape == "shield":
         w, h = radius * 1.7, radius * 2.0
         left, top = centre.x() - w / 2, centre.y() - h / 2
@@ -318,6 +359,7 @@ def badge(p: QPainter, centre: QPointF, radius: float, text: str, shape: str) ->
     p.setFont(font)
     p.setPen(ink)
     p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    return font
 
 
 def placeholder_mark(p: QPainter, rect: QRectF, outline: QPainterPath, k: float) -> None:

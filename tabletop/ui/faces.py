@@ -40,6 +40,7 @@ from PySide6.QtGui import (
     QLinearGradient,
     QPainter,
     QPen,
+    QPicture,
     QPixmap,
     QPolygonF,
     QRadialGradient,
@@ -348,7 +349,19 @@ class FaceArt:
 
     # ----- cards -----
 
-    def _card_face(self, p: QPainter, rect: QRectF, piece: Piece) -> None:
+    def text_sizes(self, piece: Piece) -> dict[str, float]:
+        """The smallest font, in scene units, a card's face draws its title and its numbers
+        in at its size on the table: {'title': px, 'number': px} (a role it does not print
+        is left out; empty for a face drawn from a template rather than a card view)."""
+        size = self.size(piece)
+        picture = QPicture()
+        painter = QPainter(picture)
+        try:
+            return self._card_face(painter, QRectF(0, 0, size.width(), size.height()), piece)
+        finally:
+            painter.end()
+
+    def _card_face(self, p: QPainter, rect: QRectF, piece: Piece) -> dict[str, float]:
         deck_id = str(piece.props.get("deck", ""))
         card_id = str(piece.props.get("card", piece.id))
         row = self._row(deck_id, card_id)
@@ -357,9 +370,8 @@ class FaceArt:
             marked = self._placeholders(piece, row) or _count(view.get("placeholders")) > 0
             if self._sketch:
                 draw_face_sketch(p, rect, view, self._icon, marked)
-            else:
-                draw_face(p, rect, view, self._icon, card_id, marked, self.strip(piece))
-            return
+                return {}
+            return draw_face(p, rect, view, self._icon, card_id, marked, self.strip(piece))
         template = self._template(piece)
         roles: dict[str, Any] = {"title": card_id}  # no template or no row: the id as title
         if row is not None and template is not None:
@@ -487,6 +499,7 @@ class FaceArt:
             badge(p, QPointF(x0 + w - 40 * k, y0 + h - 36 * k), 28 * k, points, shape)
         if marked:
             placeholder_mark(p, rect, outline, k)
+        return {}
 
     def _band_colour(self, deck_id: str, template: Mapping[str, Any] | None, subtitle: str) -> str:
         template = template or {}

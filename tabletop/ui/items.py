@@ -20,6 +20,9 @@ def qrect(rect: Rect) -> QRectF:
     return QRectF(rect.x, rect.y, rect.w, rect.h)
 
 
+PILE_COUNT = 26.0  # the least height of a pile's count, scene units (a 10 mm disk is 40)
+
+
 class ZoneItem(QGraphicsItem):
     """A seat's part of the table: a quiet panel with the seat's colour and name."""
 
@@ -45,9 +48,20 @@ class ZoneItem(QGraphicsItem):
         )
         painter.setBrush(fill)
         painter.drawRoundedRect(rect, 18, 18)
-        painter.setFont(theme.label_font(22, bold=True))
+        painter.setFont(theme.label_font(24 if self.zone.side else 22, bold=True))
         painter.setPen(theme.LABEL)
         label = self.zone.label + ("  ◀ at the screen" if self.active else "")
+        if self.zone.side:  # up the left edge, read from the bottom
+            painter.save()
+            painter.translate(rect.left(), rect.bottom())
+            painter.rotate(-90)
+            painter.drawText(
+                QRectF(16, 4, rect.height() - 32, 30),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                label,
+            )
+            painter.restore()
+            return
         painter.drawText(
             rect.adjusted(16, 4, -16, 0),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
@@ -77,7 +91,7 @@ class PlaceItem(QGraphicsItem):
         self.kind = place.kind
         self.rect = qrect(rect)
         self.spots = {name: qrect(cell) for name, cell in spots.items()}
-        self.label = label
+        self.label = str(label)  # only text reaches Qt (Place checks it; this keeps it so)
         self.board = place.board
         self.edges = (
             [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
@@ -151,11 +165,11 @@ class PlaceItem(QGraphicsItem):
             painter.drawRoundedRect(self.handle_rect(), 8, 8)
             painter.setPen(theme.LABEL)
             text = "⠿ " + text
-        painter.drawText(
-            QRectF(rect.x() + 4, rect.y() - 30, rect.width(), 28),
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            text,
+        box = QRectF(rect.x() + 4, rect.y() - 30, max(rect.width() + 10, 60.0), 28)
+        text = painter.fontMetrics().elidedText(
+            text, Qt.TextElideMode.ElideMiddle, int(box.width())
         )
+        painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_slots(self, painter: QPainter) -> None:
         painter.setFont(theme.label_font(16))
@@ -413,8 +427,8 @@ class PieceItem(QGraphicsItem):
         """A pile's size in a dark pill at the top piece's lower right corner."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         text = str(self.count)
-        side = max(12.0, min(self.w, self.h) * 0.42)
-        font = theme.label_font(max(7, int(side * 0.62)))
+        side = max(PILE_COUNT, min(self.w, self.h) * 0.42)  # readable on a small disk too
+        font = theme.label_font(max(7, int(side * 0.66)))
         font.setBold(True)
         painter.setFont(font)
         width = max(side, painter.fontMetrics().horizontalAdvance(text) + side * 0.45)

@@ -2,7 +2,7 @@
 
 Places take the rectangle their layout gives (millimetres, from the module);
 per-seat places without a position are lined up in one zone per seat under
-the shared ones; places with no layout at all are flowed into a grid. Inside
+the shared ones (the seat's name up the zone's left edge); places with no layout at all are flowed into a grid. Inside
 a place, pieces are put where its kind says: free x, y in an area, cells for
 slots, a line for rows and hands, a pile for stacks and decks, a packed heap
 in a bowl, the spaces of a board, the regions of a card. A place whose layout
@@ -14,6 +14,16 @@ A board whose shape is known only at setup (hex spaces listed in axial
 coordinates) and gives no ``w`` and ``h`` takes the size its spaces need at
 ``cell`` millimetres across each (BOARD_CELL unless its layout says); any hex or
 grid board may give ``cell`` instead of ``w`` and ``h``.
+
+Places sized to what they hold, so a table is as dense as its contents allow:
+``grow = true`` on a row or hand makes its ``w`` the least width, and it widens
+to line up what it holds side by side (an empty row stays narrow until cards
+arrive); on a stack or deck, it widens to its largest piece. A shared place may give ``after = "id"`` (or a list of ids) instead of
+``x``: it starts right of the rightmost of them, so it moves along as they
+grow; ``below`` likewise gives ``y`` under the lowest of them (a label's height
+apart). In a seat's zone, ``stack_under = true`` puts a place under the one
+before it when both fit in the height of the zone's tallest place (small bowls
+two to a column).
 """
 
 from __future__ import annotations
@@ -28,9 +38,12 @@ from .units import PX_PER_MM
 
 Size = Callable[[str], tuple[float, float]]  # piece id -> (w, h) in scene units
 
-GAP = 6 * PX_PER_MM
-ZONE_GAP = 12 * PX_PER_MM
-ZONE_LABEL = 16 * PX_PER_MM
+GAP = 4 * PX_PER_MM
+ZONE_GAP = 6 * PX_PER_MM
+ZONE_LABEL = 16 * PX_PER_MM  # a zone's label along its top (zones side by side)
+ZONE_SIDE = 9 * PX_PER_MM  # a zone's label up its left edge (zones one under another)
+LABEL_BAND = 8 * PX_PER_MM  # room above a place for its label (items.PlaceItem draws it there)
+LINE_PAD = 2 * PX_PER_MM  # around and between the pieces of a row or hand
 PILE_STEP = 0.5 * PX_PER_MM  # how far each piece of a pile lies above the one under it
 PILE_DEPTH = 3  # a pile shows at most this many edges under its top
 DEFAULT_PLACE = (70 * PX_PER_MM, 95 * PX_PER_MM)
@@ -72,6 +85,7 @@ class Zone:
     label: str
     colour: str
     rect: Rect
+    side: bool = False  # the label runs up the zone's left edge (else along its top)
 
 
 def _mm(layout: dict, key: str, default: float | None = None) -> float | None:
@@ -79,11 +93,14 @@ def _mm(layout: dict, key: str, default: float | None = None) -> float | None:
     return value * PX_PER_MM if isinstance(value, int | float) else default
 
 
-def place_size(place: Place) -> tuple[float, float]:
+def place_size(place: Place, size: Size | None = None) -> tuple[float, float]:
     """The width and height of a place in scene units: its layout's, or for a board sized from
-    its spaces (see the module's docstring), what its spaces need."""
+    its spaces (see the module's docstring), what its spaces need; a growing row or hand
+    (``grow = true``) as wide as its pieces side by side need, when ``size`` gives theirs."""
     w, h = _mm(place.layout, "w"), _mm(place.layout, "h")
     if w is not None and h is not None:
+        if size is not None and place.layout.get("grow") and place.kind in GROWS:
+            return _grown(place, size, w, h)
         return w, h
     natural = _natural_size(place)
     if natural is None:
@@ -96,6 +113,25 @@ def place_size(place: Place) -> tuple[float, float]:
     if h is not None:
         return h * nw / nh, h
     return nw, nh
+
+
+GROWS = ("row", "hand", "stack", "deck")  # the kinds ``grow`` sizes to their contents
+
+
+def _grown(place: Place, size: Size, w: float, h: float) -> tuple[float, float]:
+    """A growing place's size: at least its layout's; a row or hand wide enough for its pieces
+    side by side, a stack or deck for its largest piece."""
+    sizes = [size(pid) for pid in place.contents]
+    if not sizes:
+        return w, h
+    if place.kind in ("stack", "deck"):
+        return (
+            max(w, max(sw for sw, _ in sizes) + 2 * LINE_PAD),
+            max(h, max(sh for _, sh in sizes) + 2 * LINE_PAD),
+        )
+    need_w = LINE_PAD + sum(sw + LINE_PAD for sw, _ in sizes)
+    need_h = max(sh for _, sh in sizes) + 2 * LINE_PAD
+    return max(w, need_w), max(h, need_h)
 
 
 def _natural_size(place: Place) -> tuple[float, float] | None:
@@ -147,38 +183,44 @@ class TableLayout:
     # ---- places ----------------------------------------------------------
     def _arrange(self) -> None:
         fixed: dict[str, Rect] = {}
+        relative: list[Place] = []
         by_seat: dict[str, list[Place]] = {}
         loose: list[Place] = []
         for place in self.state.places.values():
             if place.kind == "regions":
                 continue
-            w, h = place_size(place)
+            w, h = place_size(place, self.size)
             x, y = _mm(place.layout, "x"), _mm(place.layout, "y")
             if x is not None and y is not None:
                 fixed[place.id] = Rect(x, y, w, h)
+            elif place.layout.get("after") or place.layout.get("below"):
+                relative.append(place)
             elif place.owner is not None:
                 by_seat.setdefault(place.owner, []).append(place)
             else:
                 loose.append(place)
+        loose += self._relative(relative, fixed)
         self.places.update(fixed)
         shared = _bounds(fixed.values()) or Rect(0, 0, 0, 0)
         widest_seat = max(
-            (sum(place_size(p)[0] + GAP for p in places) - GAP for places in by_seat.values()),
+            (self._flow(places, 0.0, 0.0, math.inf, {})[1] for places in by_seat.values()),
             default=0.0,
         )
+        seated = [s for s in self.state.seats if by_seat.get(s.id)]
+        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+        if not columns:
+            widest_seat += ZONE_SIDE  # the seat's name up the zone's edge
         width = max(shared.w, 300 * PX_PER_MM, min(widest_seat, 2 * shared.w))
         top = shared.bottom + (ZONE_GAP if fixed else 0)
         if loose:
-            top = self._flow(loose, shared.x, top, width) + ZONE_GAP
-        seated = [s for s in self.state.seats if by_seat.get(s.id)]
-        columns = any(p.layout.get("zone_columns") for s in seated for p in by_seat[s.id])
+            top = self._flow(loose, shared.x, top, width)[0] + ZONE_GAP
         if columns and seated:  # the seats' zones side by side, each as wide as its widest place
-            column = max(place_size(p)[0] for s in seated for p in by_seat[s.id])
+            column = max(place_size(p, self.size)[0] for s in seated for p in by_seat[s.id])
             column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
             left, bottom_all = shared.x, top
             for seat in seated:
                 places = by_seat.pop(seat.id)
-                bottom = self._flow(places, left, top + ZONE_LABEL, column)
+                bottom = self._flow(places, left, top + ZONE_LABEL, column)[0]
                 rect = Rect(left - GAP / 2, top, column + GAP, bottom - top + GAP / 2)
                 self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
                 left += column + GAP * 1.5
@@ -188,24 +230,78 @@ class TableLayout:
             places = by_seat.pop(seat.id, [])
             if not places:
                 continue
-            bottom = self._flow(places, shared.x, top + ZONE_LABEL, width)
+            left = shared.x + ZONE_SIDE
+            bottom = self._flow(places, left, top + LABEL_BAND, width - ZONE_SIDE)[0]
             rect = Rect(shared.x - GAP / 2, top, width + GAP, bottom - top + GAP / 2)
-            self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect))
+            self.zones.append(Zone(seat.id, seat.name or seat.id, seat.colour, rect, side=True))
             top = rect.bottom + ZONE_GAP / 2
         for places in by_seat.values():  # owners that are not seats
-            top = self._flow(places, shared.x, top, width) + ZONE_GAP
+            top = self._flow(places, shared.x, top, width)[0] + ZONE_GAP
 
-    def _flow(self, places: list[Place], left: float, top: float, width: float) -> float:
-        """Line places up left to right, wrapping at ``width``; returns the bottom."""
-        x, y, row_h = left, top, 0.0
+    def _relative(self, places: list[Place], fixed: dict[str, Rect]) -> list[Place]:
+        """Place what is laid out ``after`` or ``below`` others (into ``fixed``), in the order
+        the places they name are known; returns those naming no place that is laid out."""
+        todo = list(places)
+        while todo:
+            left = []
+            for place in todo:
+                after = _names(place.layout.get("after"))
+                below = _names(place.layout.get("below"))
+                if any(n not in fixed for n in after + below):
+                    left.append(place)
+                    continue
+                w, h = place_size(place, self.size)
+                x = _mm(place.layout, "x")
+                y = _mm(place.layout, "y")
+                if after:
+                    x = max(fixed[n].right for n in after) + GAP
+                if below:
+                    y = max(fixed[n].bottom for n in below) + LABEL_BAND
+                    if x is None:
+                        x = min(fixed[n].x for n in below)
+                fixed[place.id] = Rect(x or 0.0, y or 0.0, w, h)
+            if len(left) == len(todo):
+                return left  # they name places that are not there: flowed as any other
+            todo = left
+        return []
+
+    def _flow(
+        self,
+        places: list[Place],
+        left: float,
+        top: float,
+        width: float,
+        into: dict[str, Rect] | None = None,
+    ) -> tuple[float, float]:
+        """Line places up left to right, wrapping at ``width``, into ``into`` (the table's
+        places unless given); returns the bottom and the widest line's width. A place with
+        ``stack_under`` goes under the one before it when both fit in the tallest's height."""
+        rects = self.places if into is None else into
+        x, y, row_h, widest = left, top, 0.0, 0.0
+        tallest = max((place_size(p, self.size)[1] for p in places), default=0.0)
+        below: Rect | None = None  # the place the next may go under
         for place in places:
-            w, h = place_size(place)
+            w, h = place_size(place, self.size)
+            if (
+                below is not None
+                and place.layout.get("stack_under")
+                and w <= below.w + 0.01
+                and below.bottom + LABEL_BAND + h <= y + tallest + 0.01
+            ):
+                rect = Rect(below.x, below.bottom + LABEL_BAND, w, h)
+                rects[place.id] = rect
+                below = rect
+                row_h = max(row_h, rect.bottom - y)
+                continue
             if x > left and x + w > left + width:
                 x, y, row_h = left, y + row_h + GAP, 0.0
-            self.places[place.id] = Rect(x, y, w, h)
+            rect = Rect(x, y, w, h)
+            rects[place.id] = rect
+            below = rect
             x += w + GAP
             row_h = max(row_h, h)
-        return y + row_h
+            widest = max(widest, rect.right - left)
+        return y + row_h, widest
 
     def bounds(self) -> Rect:
         """Everything on the table, places and zones."""
@@ -328,8 +424,19 @@ class TableLayout:
             shift = min(index, 4) * 0.6 * PX_PER_MM
             return rect.x + (rect.w - w) / 2 - shift, rect.y + (rect.h - h) / 2 - shift
         if kind == "bowl":
-            return _in_bowl(rect, index, count, w, h)
+            return _in_bowl(rect, index, count, w, h, self._bowl_step(place))
         return _packed(rect, index, count, w, h)
+
+    def _bowl_step(self, place: Place) -> tuple[float, float]:
+        """The cell a bowl packs its pieces in: its smallest piece's size (kept in the
+        positions memo, like the order of its contents)."""
+        memo = self.state.positions_memo()
+        key = ("bowl step", place.id)
+        step = memo.get(key)
+        if step is None:
+            sizes = [self.size(p) for p in place.contents]
+            step = memo[key] = (min(s[0] for s in sizes), min(s[1] for s in sizes))
+        return step
 
     # ---- piles: pieces of one kind on one spot (or in one bowl) lie on each other --------
     def piles(self, place_id: str) -> bool:
@@ -435,6 +542,15 @@ class _Order:
                 self.pile_index[pid] = len(group)
                 group.append(pid)
         return self._piles.get(spot, {})
+
+
+def _names(value: object) -> list[str]:
+    """A layout's ``after``/``below``: one place id or a list of them."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value]
+    return []
 
 
 def _bounds(rects) -> Rect | None:
@@ -613,21 +729,30 @@ def bowl_inside(rect: Rect) -> Rect:
     return Rect(rect.x + inset, rect.y + inset, rect.w - 2 * inset, rect.h - 2 * inset)
 
 
-def _in_bowl(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:
-    """Pieces in a bowl: packed in rows, the block centred inside the bowl's rounded outline;
-    a bowl too small for that packs them over its whole box, as any other place does."""
+def _in_bowl(
+    rect: Rect, i: int, n: int, w: float, h: float, step: tuple[float, float] | None = None
+) -> tuple[float, float]:
+    """Pieces in a bowl: packed in rows of ``step`` (the smallest piece's size: one piece a
+    cell, a larger one centred on its cell), the block centred inside the bowl's rounded
+    outline; rows that do not fit overlap, and every piece is kept inside the outline."""
     pad = 2 * PX_PER_MM
+    sw, sh = step or (w, h)
     inner = bowl_inside(rect)
-    cols = max(1, int((inner.w + pad) // (w + pad)))
-    rows = math.ceil(max(n, 1) / cols)
-    if (rows - 1) * (h + pad) + h > inner.h or w > inner.w:
+    if w > inner.w or h > inner.h:  # a bowl too small for the piece: over its whole box
         return _packed(rect, i, n, w, h)
-    block_w = min(n, cols) * (w + pad) - pad
-    block_h = (rows - 1) * (h + pad) + h
+    cols = max(1, int((inner.w + pad) // (sw + pad)))
+    rows = math.ceil(max(n, 1) / cols)
+    step_y = sh + pad
+    if rows > 1 and (rows - 1) * step_y + sh > inner.h:
+        step_y = (inner.h - sh) / (rows - 1)  # the rows overlap
+    block_w = min(n, cols) * (sw + pad) - pad
+    block_h = (rows - 1) * step_y + sh
     x0 = inner.x + (inner.w - block_w) / 2
-    y0 = inner.y + (inner.h - block_h) / 2
+    y0 = inner.y + max(0.0, (inner.h - block_h) / 2)
     col, row = i % cols, i // cols
-    return x0 + col * (w + pad), y0 + row * (h + pad)
+    x = x0 + col * (sw + pad) + (sw - w) / 2
+    y = y0 + row * step_y + (sh - h) / 2
+    return min(max(x, inner.x), inner.right - w), min(max(y, inner.y), inner.bottom - h)
 
 
 def _packed(rect: Rect, i: int, n: int, w: float, h: float) -> tuple[float, float]:

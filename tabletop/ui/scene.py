@@ -25,7 +25,7 @@ from .session import TableSession
 from .units import PX_PER_MM
 
 DRAG_Z = 10_000.0
-MARGIN = 40 * PX_PER_MM
+MARGIN = 10 * PX_PER_MM  # felt round the table (Fit the table shows as much: no scroll bars)
 
 
 class DropTarget:
@@ -50,6 +50,7 @@ class DropTarget:
 class TableScene(QGraphicsScene):
     pieceHovered = Signal(str)  # a piece id, or "" when the pointer leaves pieces
     pieceActivated = Signal(str)  # double-click
+    rebuilt = Signal()  # everything drawn anew: the table's size may have changed
 
     def __init__(self, session: TableSession, cached: bool = False) -> None:
         """``cached``: pieces keep a picture of themselves at the screen's scale (a window's
@@ -58,6 +59,7 @@ class TableScene(QGraphicsScene):
         draws every piece afresh: a PDF keeps cards as shapes."""
         super().__init__()
         self.session = session
+        self.rebuilding = False
         self._cache_mode = (
             QGraphicsItem.CacheMode.DeviceCoordinateCache
             if cached
@@ -92,6 +94,14 @@ class TableScene(QGraphicsScene):
 
     def rebuild(self) -> None:
         """Draw everything anew (a new game, another seat at the screen, a look back in time)."""
+        self.rebuilding = True  # the view's scrolling meanwhile is not the user's
+        try:
+            self._rebuild()
+        finally:
+            self.rebuilding = False
+        self.rebuilt.emit()
+
+    def _rebuild(self) -> None:
         self.clearSelection()  # now, while the items live: clear() would signal it amid deletions
         self.clear()
         self._lit = None  # its item went with the others
@@ -164,6 +174,10 @@ class TableScene(QGraphicsScene):
         ):
             self.rebuild()
             return
+        if self._regrown(change):  # a place sized to its contents grew or shrank
+            self.rebuild()
+            self.show_findings(change.findings)
+            return
         todo: set[str] = set(change.pieces)
         for place_id in change.places:
             place = state.places.get(place_id)
@@ -179,6 +193,17 @@ class TableScene(QGraphicsScene):
             self._place_piece(pid)
         self._mark(change.pieces)
         self.show_findings(change.findings)
+
+    def _regrown(self, change: Change) -> bool:
+        """Whether a touched place that grows with its contents (``grow``) changed the table's
+        geometry; the layout is worked out anew only then."""
+        places = self.state.places
+        if not any(places[p].layout.get("grow") for p in change.places if p in places):
+            return False
+        layout = TableLayout(self.state, self.size_of)
+        return layout.places != self.layout.places or [z.rect for z in layout.zones] != [
+            z.rect for z in self.layout.zones
+        ]
 
     def show_findings(self, findings) -> None:  # noqa: ANN001 - Findings of the last entry
         """Outline in red the pieces the last entry's findings name, with the reason on hover."""

@@ -2,7 +2,8 @@
 
 When the view is resized (a dock beside it grows or shrinks, the window is resized), it
 keeps what was in view: a fitted table is fitted again, and otherwise the part of the
-table that was visible stays visible (the view zooms out just enough, never in).
+table that was visible stays visible (the view zooms out just enough, never in). A fitted
+table that grows or shrinks (places sized to their contents) is fitted again.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class TableView(QGraphicsView):
         self.overview: Overview | None = None
         self._fitted = False  # the table was fitted and not zoomed or panned since
         self._adjusting = False  # the view itself is moving (fit, resize): not the user
+        scene.rebuilt.connect(self._table_resized)
 
     # ---- zoom ------------------------------------------------------------
     @property
@@ -75,6 +77,11 @@ class TableView(QGraphicsView):
             self._adjusting = False
         self._fitted = True
         self.zoomChanged.emit(self.zoom)
+
+    def _table_resized(self) -> None:
+        """The table grew or shrank (a place sized to its contents): a fitted table stays fitted."""
+        if self._fitted:
+            self.fit_table()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta().y() or event.pixelDelta().y()
@@ -146,7 +153,8 @@ class TableView(QGraphicsView):
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
-        if not self._adjusting:
+        scene = self.scene()
+        if not self._adjusting and not (scene is not None and scene.rebuilding):
             self._fitted = False  # the user panned
         if self.overview is not None:
             self.overview.update()

@@ -56,7 +56,14 @@ from tabletop.export.snapshot import (
     png_bytes_of_view,
     snapshot_image,
 )
-from tabletop.modules import Module, ModuleError, default_module, find_module, new_game
+from tabletop.modules import (
+    Module,
+    ModuleError,
+    default_module,
+    find_module,
+    new_game,
+    saved_module,
+)
 from tabletop.modules.results import game_result, record_result
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game, SeatCopyError, atomic_copy, atomic_write_bytes
@@ -132,7 +139,9 @@ def module_for(game: Game) -> Module | None:
     from tabletop.modules.revisions import module_for_game
 
     try:
-        module, warnings = module_for_game(find_module(game.header.module), game.header.decks)
+        module, warnings = module_for_game(
+            saved_module(game.header.module, game.path), game.header.decks
+        )
     except ModuleError:
         return None
     game.warnings.extend(warnings)
