@@ -52,7 +52,6 @@ def _report(results: list) -> str:
 PENDING_CAUSES = [
     (None, "traceback", r"^RecursionError"),
     ("log", "traceback", r"^KeyError: '(north|south|event)_deck'"),
-    ("module", "traceback", r"^(TypeError|ValueError|KeyError|AttributeError)"),
     (None, "raw message", r""),
 ]
 
