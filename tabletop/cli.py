@@ -299,7 +299,7 @@ def _check_folder(path: str) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     # here for start-up speed: Qt loads only for the commands that draw
-    from tabletop.export import FORMATS, render_game
+    from tabletop.export import FORMATS, ExportError, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
 
     check_output(args.output)
@@ -330,18 +330,24 @@ def cmd_render(args: argparse.Namespace) -> int:
             # without the cards' names the log band could name a hidden card: left out
             print(f"warning: pieces are drawn plainly, with no log band: {exc}", file=sys.stderr)
             module = None
-        render_game(
-            game,
-            module,
-            args.output,
-            at=args.at,
-            scale=args.scale,
-            caption=args.caption,
-            log_count=args.log if module is not None else 0,
-            viewer=args.seat,
-            region=args.region.split(",") if args.region is not None else None,
-            crop=args.crop,
-        )
+        try:
+            render_game(
+                game,
+                module,
+                args.output,
+                at=args.at,
+                scale=args.scale,
+                caption=args.caption,
+                log_count=args.log if module is not None else 0,
+                viewer=args.seat,
+                region=args.region.split(",") if args.region is not None else None,
+                crop=args.crop,
+            )
+        except ExportError as exc:  # e.g. a table too large to draw: say which game's
+            text = str(exc)
+            if args.file not in text and args.output not in text:
+                text = f"{args.file}: {text}"
+            raise CliError(text) from None
     finally:
         game.close()
     at = table.seq if args.at is None else args.at
