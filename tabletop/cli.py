@@ -39,6 +39,7 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
+from tabletop.cli_pbem import cmd_pbem
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
@@ -507,6 +508,7 @@ COMMANDS = {
     "inspect": cmd_inspect,
     "log": cmd_log,
     "export": cmd_export,
+    "pbem": cmd_pbem,
     "note": cmd_note,
     "notes": cmd_notes,
     "session": cmd_session,

@@ -12,6 +12,7 @@ from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_fair import add_new_options as add_fair_new_options
 from tabletop.cli_fair import add_parsers as add_fair_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
+from tabletop.cli_pbem import add_parsers as add_pbem_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
 from tabletop.cli_sessions import add_parsers as add_sessions_parsers
@@ -161,6 +162,7 @@ def parser() -> argparse.ArgumentParser:
 
     add_note_parsers(sub)
     add_export_parsers(sub)
+    add_pbem_parsers(sub)
     add_record_parsers(sub)
     add_sessions_parsers(sub)
     add_report_parsers(sub)

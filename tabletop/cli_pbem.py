@@ -1,0 +1,591 @@
+"""The command line's play by email (docs/pbem.md): ``tabletop pbem keys|start|join|send|
+request|receive``.
+
+One host (the referee) keeps the full log in its game folder and is its only writer. A seat
+keeps, in its own folder, its copy of the game (the seat's view, tabletop/persist/seatview.py)
+and plays by sending the host signed request files (a hand move, a procedure); the host
+applies each through the table's pipeline under the game's rules policy, as ``tabletop move``
+and ``tabletop run`` do, and sends each seat a turn file: the entries since its last one as
+that seat may see them, sealed to the seat's key and signed by the host. Every refusal is one
+line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import secrets
+import shlex
+from pathlib import Path
+from typing import Any
+
+from rules_assist import cli as procedures_cli
+from tabletop.cli_fair import new_game_hint, new_game_options
+from tabletop.cli_games import CliError, cmd_move, game_module, open_game
+from tabletop.core import Entry, Mode, Policy, TableError
+from tabletop.core.randomness import SEED_BYTES, SecretSeed, draw_contribution
+from tabletop.modules import ModuleError, find_module, new_game
+from tabletop.modules.words import piece_words
+from tabletop.persist.atomic import atomic_write_text, atomic_writer
+from tabletop.persist.logfile import Header, write_log
+from tabletop.persist.pbem import (
+    HOST,
+    Envelope,
+    Keys,
+    PbemError,
+    PrivateKeys,
+    check_signature,
+    keys_from_dict,
+    keys_to_dict,
+    read_envelope,
+    read_private,
+    read_public,
+    seal,
+    write_private,
+    write_public,
+)
+from tabletop.persist.seatview import SEAT_VIEW, SeatView, ViewError, seat_header, view_lines
+
+STATE = "pbem.json"  # a folder's play-by-email record: whose it is, the keys, where it stands
+GAME = "game.jsonl"  # the host's full log
+COPY = "copy.jsonl"  # a seat's copy (open it with tabletop log/inspect/render/play)
+HOST_KEY, HOST_PUB = "host.key", "host.pub"
+SEED_FORMAT = "tabletop-pbem-seed/1"
+# a request names what the seat does; these options of a procedure are the host's alone
+HOST_ONLY_OPTIONS = ("--seat", "-o", "--output", "--dice")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "pbem",
+        help="play by email: sealed, signed turn files between a host and the seats",
+        description="A game played by exchanging files. The host keeps the full log and applies"
+        " the seats' signed requests; each seat receives its own view of the game, sealed to its"
+        " key. See docs/pbem.md.",
+    )
+    pb = p.add_subparsers(dest="pbem_command", metavar="COMMAND", required=True)
+    k = pb.add_parser("keys", help="make a seat's key pair (SEAT.key private, SEAT.pub to share)")
+    k.add_argument("--seat", required=True, help="the seat the keys are for")
+    k.add_argument("-o", "--output", required=True, metavar="DIR", help="an existing folder")
+    s = pb.add_parser("start", help="the host starts a game: its folder holds the full log")
+    s.add_argument("module", help="the game's module id")
+    s.add_argument("--seats", required=True, help="the seats, e.g. red=Ann,blue=Bo")
+    s.add_argument("--keys", nargs="+", required=True, metavar="PUB", help="each seat's .pub")
+    s.add_argument("-o", "--output", required=True, metavar="FOLDER", help="a new folder")
+    s.add_argument("--seed", type=int, help="the dice's seed (default: drawn at random)")
+    s.add_argument("--rules", default="advisory", choices=[m.value for m in Mode])
+    s.add_argument("--fair", action="store_true", help="commit the dice (docs/fairness.md)")
+    s.add_argument("--contribution", action="append", default=[], metavar="SEAT=HEX")
+    s.add_argument(
+        "--seed-file",
+        metavar="FILE",
+        help="with --fair: the secret seed 'tabletop pbem commit' drew (its commitment was sent"
+        " to the seats before they chose their contributions)",
+    )
+    c = pb.add_parser("commit", help="the host draws the secret seed of a --fair game first")
+    c.add_argument("-o", "--output", required=True, metavar="FILE", help="the seed (mode 0600)")
+    pb.add_parser("contribution", help="a seat draws its random contribution (hex)")
+    j = pb.add_parser("join", help="a seat makes its folder for a game it was invited to")
+    j.add_argument("--key", required=True, help="the seat's private key file (SEAT.key)")
+    j.add_argument("--host", required=True, help="the host's public key file (host.pub)")
+    j.add_argument("-o", "--output", required=True, metavar="FOLDER", help="a new folder")
+    j.add_argument("--commitment", metavar="HEX", help="a --fair game's commitment, as sent")
+    j.add_argument("--contribution", metavar="HEX", help="this seat's contribution, as sent")
+    se = pb.add_parser("send", help="the host writes a seat's turn file: its new entries")
+    se.add_argument("folder", help="the host's game folder")
+    se.add_argument("--to", required=True, metavar="SEAT", help="the seat it is for")
+    se.add_argument("-o", "--output", required=True, metavar="FILE", help="the turn file")
+    se.add_argument(
+        "--again-from",
+        type=int,
+        metavar="N",
+        help="send the entries from N on again (a turn file that was lost)",
+    )
+    r = pb.add_parser("request", help="a seat writes its move for the host")
+    r.add_argument("folder", help="the seat's folder")
+    what = r.add_mutually_exclusive_group(required=True)
+    what.add_argument("--move", metavar="PIECE", help="a hand move of this piece (with --to)")
+    what.add_argument(
+        "--run",
+        metavar="'PROC [OPTIONS]'",
+        help="a procedure and its options, as one argument, e.g. --run 'advance --choice move=...'",
+    )
+    r.add_argument("--to", metavar="PLACE[:SPOT]", help="where --move puts the piece")
+    r.add_argument("-o", "--output", required=True, metavar="FILE", help="the request file")
+    rc = pb.add_parser("receive", help="apply a turn file (a seat) or a request file (the host)")
+    rc.add_argument("folder", help="the receiver's folder")
+    rc.add_argument("file", help="the file received")
+
+
+def cmd_pbem(args: argparse.Namespace) -> int:
+    try:
+        return COMMANDS[args.pbem_command](args)
+    except (PbemError, ViewError) as exc:
+        raise CliError(str(exc)) from None
+
+
+# ---- folders ----------------------------------------------------------------------------
+def _new_file(path: str) -> None:
+    if os.path.exists(path):
+        raise CliError(f"{path}: already exists; choose another name (nothing was changed)")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"{path}: the folder {folder!r} does not exist")
+
+
+def _new_folder(path: str) -> Path:
+    path = os.path.normpath(path)  # "game/" names the folder game
+    _new_file(path)
+    folder = Path(path)
+    folder.mkdir()
+    return folder
+
+
+def _state(folder: str) -> dict[str, Any]:
+    path = Path(folder) / STATE
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise CliError(f"{folder}: not a play-by-email folder (no {STATE})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise CliError(f"{path}: damaged (not JSON)") from None
+    if not isinstance(state, dict) or state.get("role") not in (HOST, "seat"):
+        raise CliError(f"{path}: not a play-by-email record")
+    return state
+
+
+def _save_state(folder: str | Path, state: dict[str, Any]) -> None:
+    atomic_write_text(Path(folder) / STATE, json.dumps(state, indent=1) + "\n", replace=True)
+
+
+# ---- keys, start, join ------------------------------------------------------------------
+def cmd_keys(args: argparse.Namespace) -> int:
+    if not os.path.isdir(args.output):
+        raise CliError(f"{args.output}: no such folder")
+    private, public = (os.path.join(args.output, f"{args.seat}.{x}") for x in ("key", "pub"))
+    for path in (private, public):
+        _new_file(path)
+    keys = PrivateKeys.generate(args.seat)
+    write_private(private, keys)
+    write_public(public, keys.public)
+    print(f"{private}: {args.seat}'s private keys (keep them; mode 0600)")
+    print(f"{public}: {args.seat}'s public keys (send this file to the host)")
+    return 0
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    args.output = os.path.normpath(args.output)
+    _new_file(args.output)
+    module = find_module(args.module)
+    keys = [read_public(path) for path in args.keys]
+    by_seat = {k.who: k for k in keys}
+    fair = new_game_options(args)
+    if args.seed_file is not None:
+        if not fair:
+            raise CliError("--seed-file is for a game made with --fair")
+        fair["committed"] = _read_seed(args.seed_file)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    folder = _new_folder(args.output)
+    try:
+        try:
+            game = new_game(
+                module,
+                seats=args.seats,
+                seed=seed,
+                path=folder / GAME,
+                policy=Policy(Mode(args.rules)),
+                **fair,
+            )
+        except TableError as exc:
+            raise CliError(new_game_hint(exc) if fair else str(exc)) from None
+        game.close()
+        seats = [s.id for s in game.header.seats]
+        missing = [s for s in seats if s not in by_seat]
+        unknown = [who for who in by_seat if who not in seats]
+        if missing or unknown:
+            raise CliError(
+                f"--keys: give one public key file per seat (missing: {', '.join(missing) or '-'};"
+                f" not a seat: {', '.join(unknown) or '-'})"
+            )
+        host = PrivateKeys.generate(HOST)
+        write_private(folder / HOST_KEY, host)
+        write_public(folder / HOST_PUB, host.public)
+        state = {
+            "role": HOST,
+            "game": secrets.token_hex(16),
+            "seats": {
+                s: {"keys": keys_to_dict(by_seat[s]), "sent": 0, "request": 0} for s in seats
+            },
+        }
+        _save_state(folder, state)
+    except BaseException:
+        for child in folder.iterdir():
+            child.unlink()
+        folder.rmdir()
+        raise
+    print(f"{folder}: a game of {module.name} for {', '.join(seats)}; this folder is the host's")
+    print(f"  the host holds the full log ({folder / GAME}) and the secret seed: it is the referee")
+    print(f"  send {folder / HOST_PUB} to every seat ('tabletop pbem join')")
+    if fair:
+        print(f"  dice and shuffles committed: {fair['committed'].commitment}")
+    return 0
+
+
+def cmd_commit(args: argparse.Namespace) -> int:
+    _new_file(args.output)
+    seed = SecretSeed.draw()
+    with atomic_writer(args.output) as handle:
+        os.chmod(handle.name, 0o600)
+        handle.write(json.dumps({"format": SEED_FORMAT, "secret": seed.secret.hex()}) + "\n")
+    print(f"{args.output}: the secret seed (keep it; mode 0600)")
+    print(f"commitment: {seed.commitment}")
+    print("  send the commitment to every seat before they choose their contributions")
+    return 0
+
+
+def _read_seed(path: str) -> SecretSeed:
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        secret = bytes.fromhex(record["secret"]) if record.get("format") == SEED_FORMAT else b""
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        secret = b""
+    if len(secret) != SEED_BYTES:
+        raise CliError(f"{path}: not a seed file of 'tabletop pbem commit'")
+    return SecretSeed(secret)
+
+
+def cmd_contribution(args: argparse.Namespace) -> int:
+    print(draw_contribution())
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    args.output = os.path.normpath(args.output)
+    _new_file(args.output)
+    keys = read_private(args.key)
+    host = read_public(args.host)
+    folder = _new_folder(args.output)
+    state = {
+        "role": "seat",
+        "seat": keys.who,
+        "key": os.path.abspath(args.key),
+        "host": keys_to_dict(host),
+        "game": None,
+        "header": None,
+        "entries": [],
+        "request": 0,
+        "commitment": args.commitment.lower() if args.commitment else None,
+        "contribution": args.contribution.lower() if args.contribution else None,
+    }
+    _save_state(folder, state)
+    print(f"{folder}: {keys.who}'s folder; receive the host's first turn file into it")
+    return 0
+
+
+# ---- the host --------------------------------------------------------------------------
+def _host_state(folder: str) -> dict[str, Any]:
+    state = _state(folder)
+    if state["role"] != HOST:
+        raise CliError(f"{folder}: a seat's folder; only the host's game folder does this")
+    return state
+
+
+def _seat_view(game: Any, seat: str) -> SeatView:
+    names = {s.id: s.name for s in game.header.seats}
+    try:
+        words = piece_words(game_module(game))
+    except ModuleError as exc:
+        raise CliError(f"cannot show a seat its view without the game's module: {exc}") from None
+    view = SeatView(game.table, seat, names, words)
+    view.follow()
+    return view
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    state = _host_state(args.folder)
+    seat = args.to
+    if seat not in state["seats"]:
+        raise CliError(f"--to {seat!r}: not a seat of this game ({', '.join(state['seats'])})")
+    _new_file(args.output)
+    record = state["seats"][seat]
+    game = open_game(str(Path(args.folder) / GAME))
+    try:
+        viewed = _seat_view(game, seat).entries
+        header = game.header
+    finally:
+        game.close()
+    sent = record["sent"]
+    if args.again_from is not None:
+        if not 1 <= args.again_from <= sent:
+            raise CliError(f"--again-from {args.again_from}: {seat} was sent entries 1..{sent}")
+        sent = args.again_from - 1
+    new = viewed[sent:]
+    if not new:
+        raise CliError(f"nothing new for {seat}: its copy stands at entry {sent}")
+    payload = {
+        "game": state["game"],
+        "to": seat,
+        "first": new[0][0].seq,
+        "after": viewed[sent - 1][1] if sent else "",
+        "entries": [dict(entry.to_dict(), digest=digest) for entry, digest in new],
+        "header": seat_header(header, seat, 0).to_dict() if sent == 0 else None,
+    }
+    host = read_private(Path(args.folder) / HOST_KEY)
+    text = seal(
+        "turn",
+        state["game"],
+        host,
+        keys_from_dict(record["keys"]),
+        new[0][0].seq,
+        new[-1][0].seq,
+        payload,
+    )
+    atomic_write_text(args.output, text)
+    record["sent"] = len(viewed)
+    _save_state(args.folder, state)
+    print(f"{args.output}: entries {new[0][0].seq}..{new[-1][0].seq} for {seat}, sealed and signed")
+    return 0
+
+
+def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
+    env, signature, record = read_envelope(args.file)
+    if env.kind != "request":
+        raise PbemError(f"{args.file}: a turn file goes to a seat, not to the host")
+    if env.receiver != HOST:
+        raise PbemError(f"{args.file}: this file is for {env.receiver}, not for the host")
+    if env.game != state["game"]:
+        raise PbemError(f"{args.file}: a file of another game (nothing was changed)")
+    seat = env.sender
+    if seat not in state["seats"]:
+        raise PbemError(f"{args.file}: from {seat!r}, not a seat of this game")
+    check_signature(env, signature, record, keys_from_dict(state["seats"][seat]["keys"]))
+    seat_record = state["seats"][seat]
+    if env.first <= seat_record["request"]:
+        raise PbemError(
+            f"{args.file}: a replay: {seat}'s request {env.first} was already taken"
+            f" (the last was {seat_record['request']}); nothing was changed"
+        )
+    path = str(Path(args.folder) / GAME)
+    game = open_game(path)
+    try:
+        length = len(game.table.entries)
+        view = _seat_view(game, seat)
+    finally:
+        game.close()
+    if env.last != length or seat_record["sent"] != length:
+        raise PbemError(
+            f"{args.file}: {seat} played on entry {env.last}, but the game stands at entry"
+            f" {length}: send {seat} its turn file first (nothing was changed)"
+        )
+    payload = env.open(read_private(Path(args.folder) / HOST_KEY))
+    expected = view.entries[-1][1] if view.entries else ""
+    if payload.get("digest") != expected or payload.get("game") != state["game"]:
+        raise PbemError(
+            f"{args.file}: {seat}'s copy differs from the game at entry {length} (a fork);"
+            " nothing was changed"
+        )
+    # the seat names hidden pieces by their stand-ins in its view: back to the pieces
+    # (the projection's own table of stand-ins: SeatView offers no public name for it yet)
+    shown = {view_id: pid for pid, view_id in view._projector.alias.items()}
+    # a fresh name for the game with the request applied: never one a file could be planted at
+    part = Path(args.folder) / f".request-{secrets.token_hex(8)}.jsonl"
+    try:
+        if isinstance(payload.get("move"), dict):
+            move = payload["move"]
+            piece = shown.get(str(move.get("piece")), str(move.get("piece")))
+            to = str(move.get("to"))
+            place, sep, spot = to.rpartition(":")
+            if sep and place in shown:
+                to = f"{shown[place]}:{spot}"
+            elif to in shown:
+                to = shown[to]
+            ns = argparse.Namespace(
+                file=path, piece=piece, to=to, seat=seat, mode=None, reason=None, output=str(part)
+            )
+            with contextlib.redirect_stdout(io.StringIO()) as said:
+                cmd_move(ns)
+            print(said.getvalue().replace(str(part), path), end="")
+        elif isinstance(payload.get("run"), list):
+            argv = [str(a) for a in payload["run"]]
+            bad = [a for a in argv if a.split("=")[0] in HOST_ONLY_OPTIONS]
+            if bad or not argv:
+                raise PbemError(f"{args.file}: a request may not give {', '.join(bad) or '-'}")
+            argv = [shown.get(a, a) for a in argv]
+            said = procedures_cli.run_command([path, *argv, "--seat", seat, "-o", str(part)])
+            print(said.replace(str(part), path))
+        else:
+            raise PbemError(f"{args.file}: the request names no move")
+    except BaseException:
+        if part.exists():
+            part.unlink()
+        raise
+    os.replace(part, path)
+    seat_record["request"] = env.first
+    _save_state(args.folder, state)
+    print(f"{path}: {seat}'s request {env.first} applied; send every seat its turn file")
+    return 0
+
+
+# ---- a seat -----------------------------------------------------------------------------
+def _seat_state(folder: str) -> dict[str, Any]:
+    state = _state(folder)
+    if state["role"] != "seat":
+        raise CliError(f"{folder}: the host's folder; a seat's folder does this")
+    return state
+
+
+def cmd_request(args: argparse.Namespace) -> int:
+    state = _seat_state(args.folder)
+    _new_file(args.output)
+    if state["game"] is None:
+        raise CliError(f"{args.folder}: no turn file received yet: nothing to play on")
+    entries = state["entries"]
+    payload: dict[str, Any] = {
+        "game": state["game"],
+        "digest": entries[-1]["digest"] if entries else "",
+    }
+    if args.move is not None:
+        if not args.to:
+            raise CliError("--move: say where with --to PLACE[:SPOT]")
+        payload["move"] = {"piece": args.move, "to": args.to}
+    else:
+        try:
+            argv = shlex.split(args.run)
+        except ValueError as exc:
+            raise CliError(f"--run {args.run!r}: {exc}") from None
+        if not argv:
+            raise CliError("--run: name a procedure")
+        payload["run"] = argv
+    keys = read_private(state["key"])
+    number = state["request"] + 1
+    host = keys_from_dict(state["host"])
+    text = seal("request", state["game"], keys, host, number, len(entries), payload)
+    atomic_write_text(args.output, text)
+    state["request"] = number
+    _save_state(args.folder, state)
+    print(f"{args.output}: {state['seat']}'s request {number}, on entry {len(entries)}")
+    return 0
+
+
+def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
+    seat = state["seat"]
+    env, signature, record = read_envelope(args.file)
+    if env.kind != "turn":
+        raise PbemError(f"{args.file}: a request goes to the host, not to a seat")
+    if env.receiver != seat:
+        raise PbemError(f"{args.file}: this file is for {env.receiver}, not for {seat}")
+    if state["game"] is not None and env.game != state["game"]:
+        raise PbemError(f"{args.file}: a file of another game (nothing was changed)")
+    if env.sender != HOST:
+        raise PbemError(f"{args.file}: from {env.sender}, not from the host")
+    check_signature(env, signature, record, keys_from_dict(state["host"]))
+    entries: list[dict[str, Any]] = state["entries"]
+    have = len(entries)
+    if env.last <= have:
+        raise PbemError(
+            f"{args.file}: a replay of an old file (entries {env.first}..{env.last}); this copy"
+            f" stands at entry {have} (nothing was changed)"
+        )
+    if env.first > have + 1:
+        raise PbemError(
+            f"{args.file}: a gap: the file starts at entry {env.first} but this copy stands at"
+            f" entry {have}; ask the host for the files in between (nothing was changed)"
+        )
+    payload = _open_turn(env, read_private(state["key"]))
+    new = payload["entries"]
+    numbers = [e.get("seq") if isinstance(e, dict) else None for e in new]
+    if numbers != list(range(env.first, env.last + 1)) or payload["first"] != env.first:
+        raise PbemError(f"{args.file}: its entries are not numbered {env.first}..{env.last}")
+    # the file may repeat entries this copy holds (a turn file sent again after a lost one):
+    # the copy continues where the file's entry agrees with its last one, else it is a fork
+    after = entries[-1]["digest"] if entries else ""
+    ours = payload["after"] if env.first == have + 1 else new[have - env.first].get("digest")
+    if ours != after:
+        raise PbemError(
+            f"{args.file}: a fork: it continues another course of the game than this copy's at"
+            f" entry {have} (nothing was changed)"
+        )
+    new = new[have + 1 - env.first :]
+    header_record = state["header"] if state["header"] is not None else payload["header"]
+    if not isinstance(header_record, dict):
+        raise PbemError(f"{args.file}: the first turn file of a game carries its header")
+    whole = entries + new
+    if state["header"] is None:
+        _check_commitment(args.file, state, header_record, whole)
+    header = Header.from_dict(header_record)
+    header.extra[SEAT_VIEW] = {"seat": seat, "entries": len(whole)}
+    try:
+        viewed = [(Entry.from_dict(e), str(e["digest"])) for e in whole]
+        lines = view_lines(header, viewed)
+    except (TableError, KeyError, TypeError) as exc:  # FormatError, ViewError among them
+        raise PbemError(f"{args.file}: its entries do not continue this copy ({exc})") from None
+    write_log(Path(args.folder) / COPY, header, lines, replace=True)
+    state.update(game=env.game, header=header_record, entries=whole)
+    _save_state(args.folder, state)
+    print(f"{Path(args.folder) / COPY}: entries {have + 1}..{env.last} received ({seat}'s copy)")
+    return 0
+
+
+def _check_commitment(
+    path: str, state: dict[str, Any], header: dict[str, Any], entries: list[dict[str, Any]]
+) -> None:
+    """A --fair game's first turn file: the commitment is the one the seat was sent before it
+    chose its contribution, and its contribution is in the log as it sent it."""
+    commitment, contribution = state.get("commitment"), state.get("contribution")
+    randomness = header.get("randomness") or {}
+    if commitment is not None and randomness.get("commitment") != commitment:
+        raise PbemError(
+            f"{path}: the game's dice are not committed with the commitment this seat was sent"
+            " (nothing was changed)"
+        )
+    if contribution is not None:
+        given = [
+            e["cmd"].get("contribution")
+            for e in entries
+            if e.get("kind") == "chance"
+            and isinstance(e.get("cmd"), dict)
+            and e["cmd"].get("op") == "contribute"
+            and e["cmd"].get("seat") == state["seat"]
+        ]
+        if given != [contribution]:
+            raise PbemError(
+                f"{path}: the game does not hold this seat's contribution as it was sent"
+                " (nothing was changed)"
+            )
+
+
+def _open_turn(env: Envelope, keys: PrivateKeys) -> dict[str, Any]:
+    payload = env.open(keys)
+    if payload.get("to") != keys.who or payload.get("game") != env.game:
+        raise PbemError(f"{env.path}: its sealed part is for another seat or game")
+    if not isinstance(payload.get("entries"), list) or "after" not in payload:
+        raise PbemError(f"{env.path}: its sealed part holds no entries")
+    return payload
+
+
+def cmd_receive(args: argparse.Namespace) -> int:
+    state = _state(args.folder)
+    if state["role"] == HOST:
+        return _receive_request(args, state)
+    return _receive_turn(args, state)
+
+
+def public_keys_of(folder: str) -> dict[str, Keys]:
+    """The seats' public keys a host folder holds."""
+    state = _host_state(folder)
+    return {seat: keys_from_dict(r["keys"]) for seat, r in state["seats"].items()}
+
+
+COMMANDS = {
+    "keys": cmd_keys,
+    "commit": cmd_commit,
+    "contribution": cmd_contribution,
+    "start": cmd_start,
+    "join": cmd_join,
+    "send": cmd_send,
+    "request": cmd_request,
+    "receive": cmd_receive,
+}
