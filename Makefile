@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test imports lint format bench bench-instructions conformance looot-oracle package install-desktop clean
+.PHONY: run test fuzz imports lint format bench bench-instructions conformance looot-oracle package install-desktop clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -22,6 +22,12 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# Mutated logs, modules, decks and positions through every command that reads them:
+# TABLETOP_FUZZ_CASES inputs of each kind (default 5,000); prints the outcomes by kind and
+# command and keeps every failing input under tests/fixtures/fuzz/ (make test replays them).
+fuzz: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.fuzz.run --keep
 
 imports: $(STAMP)
 	$(BIN)/lint-imports --no-logo

@@ -44,7 +44,8 @@ from tabletop.cli_pbem import cmd_pbem
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
 from tabletop.cli_sessions import cmd_sessions
-from tabletop.core import Entry, Mode, Names, Policy, TableError, printable
+from tabletop.core import CommandError, Entry, Mode, Names, Policy, TableError, printable
+from tabletop.core.randomness import ContributionsMissing
 from tabletop.core.textsafe import TerminalText
 from tabletop.inspection import (
     entry_text,
@@ -112,7 +113,13 @@ def cmd_new(args: argparse.Namespace) -> int:
             f"{args.output}: already exists; choose another name (nothing was changed)"
         ) from None
     except TableError as exc:
-        raise CliError(new_game_hint(exc) if fair else str(exc)) from None
+        text = new_game_hint(exc) if fair else str(exc)
+        if isinstance(exc, CommandError) and not isinstance(exc, ContributionsMissing):
+            # a setup step the table refuses: the module's (or the position's) fault
+            text = f"{args.position or args.module}: the table cannot be set up: {text}"
+        elif args.position and args.position not in text:  # a position's table, refused
+            text = f"{args.position}: {text}"
+        raise CliError(text) from None
     game.path = args.output
     seats = ", ".join(s.name for s in game.header.seats)
     variant = f", variant {args.variant}" if args.variant else ""
@@ -296,7 +303,7 @@ def _check_folder(path: str) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     # here for start-up speed: Qt loads only for the commands that draw
-    from tabletop.export import FORMATS, render_game
+    from tabletop.export import FORMATS, ExportError, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
 
     check_output(args.output)
@@ -327,18 +334,24 @@ def cmd_render(args: argparse.Namespace) -> int:
             # without the cards' names the log band could name a hidden card: left out
             print(f"warning: pieces are drawn plainly, with no log band: {exc}", file=sys.stderr)
             module = None
-        render_game(
-            game,
-            module,
-            args.output,
-            at=args.at,
-            scale=args.scale,
-            caption=args.caption,
-            log_count=args.log if module is not None else 0,
-            viewer=args.seat,
-            region=args.region.split(",") if args.region is not None else None,
-            crop=args.crop,
-        )
+        try:
+            render_game(
+                game,
+                module,
+                args.output,
+                at=args.at,
+                scale=args.scale,
+                caption=args.caption,
+                log_count=args.log if module is not None else 0,
+                viewer=args.seat,
+                region=args.region.split(",") if args.region is not None else None,
+                crop=args.crop,
+            )
+        except ExportError as exc:  # e.g. a table too large to draw: say which game's
+            text = str(exc)
+            if args.file not in text and args.output not in text:
+                text = f"{args.file}: {text}"
+            raise CliError(text) from None
     finally:
         game.close()
     at = table.seq if args.at is None else args.at

@@ -13,9 +13,19 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
-from tabletop.core import Finding, Mode, Policy, Refused, TableState, actions, printable
+from tabletop.core import (
+    Finding,
+    Mode,
+    Policy,
+    Refused,
+    TableError,
+    TableState,
+    actions,
+    printable,
+)
 from tabletop.core.commands import touched_by
 from tabletop.core.places import SPOTTED_KINDS
+from tabletop.core.textsafe import quoted
 from tabletop.inspection import HIDDEN
 from tabletop.modules import ModuleError, find_module, not_laid_out, saved_module
 from tabletop.modules.revisions import module_for_game, with_revision
@@ -65,6 +75,21 @@ def game_of_saved(game: Any) -> Any:
         return None
 
 
+# What a game's reading, audit or scoring raises on a table its own procedures never make (a
+# received log edited by hand: a piece without a property the game gives every piece of its
+# kind). Such a file is refused in one line naming it, like any other broken file.
+UNREADABLE = (TableError, KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def unreadable(exc: BaseException) -> str:
+    """What the game could not read, in one short line."""
+    if isinstance(exc, TableError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return f"it holds nothing named {quoted(exc.args[0] if exc.args else '')} where the game needs it"
+    return f"{type(exc).__name__}: {quoted(str(exc))}"
+
+
 def module_summary(game: Any, state: Any) -> Any:
     """The game's own reading of the table (lines or a dict), where it has one; before the
     table is laid out, a line saying so."""
@@ -74,7 +99,10 @@ def module_summary(game: Any, state: Any) -> Any:
     unready = not_laid_out(rules.module, state)
     if unready is not None:
         return [f"{game.header.module}: {unready}"]
-    return rules.summary(state)
+    try:
+        return rules.summary(state)
+    except UNREADABLE as exc:  # a table the module cannot read (an edited log)
+        raise CliError(f"{game.path}: the game cannot read its table: {unreadable(exc)}") from None
 
 
 def refuse_unless_laid_out(path: str, module: Any, state: TableState, doing: str) -> None:
@@ -176,9 +204,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     state = table.state if at == table.seq else table.state_at(at)
     refuse_unless_laid_out(args.file, module, state, "check")
     seat = _seat_of(args, state)
-    findings = rules.audit(state) if rules else None
+    try:
+        findings = rules.audit(state) if rules else None
+    except UNREADABLE as exc:  # a table the module's rules cannot read (an edited log)
+        raise CliError(f"{args.file}: cannot be checked: {unreadable(exc)}") from None
     if findings is None:
-        raise CliError(f"{module.name} has no rules assistant to check with")
+        raise CliError(f"{args.file}: {module.name} has no rules assistant to check with")
     findings = seat_findings(findings, state, seat, module)
     if args.json:
         print(json.dumps([finding_dict(f) for f in findings], indent=2, ensure_ascii=False))
@@ -208,7 +239,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     state = game.table.state
     refuse_unless_laid_out(args.file, module, state, "score")
     seat_id = _seat_of(args, state)
-    rows = rules.score(state) if rules is not None else None
+    try:
+        rows = rules.score(state) if rules is not None else None
+    except UNREADABLE as exc:  # a table the module's scoring cannot read (an edited log)
+        raise CliError(f"{args.file}: cannot be scored: {unreadable(exc)}") from None
     if rows is None:
         raise CliError(f"{args.file}: {module.name} has no scoring in the rules assistant")
     scrub = seat_filter(state, seat_id, module)

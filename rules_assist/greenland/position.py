@@ -18,6 +18,7 @@ from typing import Any
 
 from tabletop.core import actions
 from tabletop.core.limits import MAX_POSITION_BYTES, size_text
+from tabletop.core.textsafe import quoted
 from tabletop.modules import SetupError
 
 from .batch import Batch
@@ -88,7 +89,7 @@ def read_position(path: str, module: Any) -> Position:
 
 def _int(value: Any, path: str, where: str, low: int = 0, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _fail(path, where, f"must be a whole number from {low} to {high}, not {value!r}")
+        raise _fail(path, where, f"must be a whole number from {low} to {high}, not {quoted(value)}")
     return value
 
 
@@ -110,19 +111,22 @@ def parse_position(data: dict[str, Any], path: str, module: Any) -> Position:
         if key not in known:
             raise _fail(path, key, f"is not part of a position (known: {', '.join(sorted(known))})")
     position = Position()
+    for key in ("variant", "phase", "first_player"):
+        if key in data and not isinstance(data[key], str):
+            raise _fail(path, key, f"must be text, not {type(data[key]).__name__}")
     variant = data.get("variant", "")
     if variant and variant not in module.variants:
         raise _fail(
-            path, "variant", f"Greenland has no variant {variant!r} ({', '.join(module.variants)})"
+            path, "variant", f"Greenland has no variant {quoted(variant)} ({', '.join(module.variants)})"
         )
     position.variant = variant
     position.turn = _int(data.get("turn", 1), path, "turn", 1, 99)
     position.phase = data.get("phase", "event")
     if position.phase not in PHASES:
-        raise _fail(path, "phase", f"must be one of {', '.join(PHASES)}, not {position.phase!r}")
+        raise _fail(path, "phase", f"must be one of {', '.join(PHASES)}, not {quoted(position.phase)}")
     first = data.get("first_player")
     if first is not None and first not in COLOURS:
-        raise _fail(path, "first_player", f"must be one of {', '.join(COLOURS)}, not {first!r}")
+        raise _fail(path, "first_player", f"must be one of {', '.join(COLOURS)}, not {quoted(first)}")
     position.first_player = first
     cards = Cards.of(module)
     rows = data.get("rows", {})
@@ -274,7 +278,7 @@ def _alpha_counted(c: Culture) -> bool:
 def _card(cards: Cards, name: str, path: str, where: str) -> dict[str, Any]:
     rows = cards.by_name(name)
     if not rows:
-        raise _fail(path, where, f"there is no card named {name!r} in the deck")
+        raise _fail(path, where, f"there is no card named {quoted(name)} in the deck")
     return rows[0]
 
 

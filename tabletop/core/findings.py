@@ -118,9 +118,13 @@ class Policy:
         per_rule = d.get("per_rule", {}) if isinstance(d, dict) else None
         if (
             not isinstance(d, dict)
+            or not isinstance(d.get("mode"), str)  # a list or object is no mode (nor hashable)
             or d.get("mode") not in modes
             or not isinstance(per_rule, dict)
-            or not all(isinstance(r, str) and m in modes for r, m in per_rule.items())
+            or not all(
+                isinstance(r, str) and isinstance(m, str) and m in modes
+                for r, m in per_rule.items()
+            )
         ):
             raise FormatError(
                 "a rules policy needs a 'mode' (off, advisory or strict) and may give "

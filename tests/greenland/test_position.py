@@ -121,6 +121,9 @@ def test_positions_round_trip(greenland, tmp_path: Path, text: str) -> None:
         ("[cultures.red]\nhunters = {Walrus = 2}\n", "Walrus is not on the table"),
         ('colour = "red"\n', "colour: is not part of a position"),
         ("turn = [\n", "not valid TOML"),
+        ("variant = [1]\n", "variant: must be text, not list"),
+        ("phase = {}\n", "phase: must be text, not dict"),
+        ("first_player = 3\n", "first_player: must be text, not int"),
     ],
 )
 def test_bad_positions_are_refused_clearly(

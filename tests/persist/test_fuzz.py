@@ -249,3 +249,18 @@ def test_every_kind_of_line_with_values_of_the_wrong_type(valid_log, tmp_path):
                             f"{type(exc).__name__}: {exc}\n  after: {story}"
                         ) from exc
                     assert path.read_bytes() == data, story
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [{"mode": {}}, {"mode": ["strict"]}, {"mode": "strict", "per_rule": {"H1": {}}}],
+)
+def test_a_header_policy_of_the_wrong_type_is_a_log_error(valid_log, tmp_path, policy):
+    """A mode that is an object or a list is refused like an unknown mode (not a TypeError)."""
+    lines = valid_log.split(b"\n")
+    header = json.loads(lines[0])
+    header["policy"] = policy
+    path = tmp_path / "policy.jsonl"
+    path.write_bytes(b"\n".join([json.dumps(header).encode(), *lines[1:]]))
+    with pytest.raises(LogError, match="rules policy needs a 'mode'"):
+        Game.open(path, writable=False)
