@@ -175,7 +175,12 @@ class TableScene(QGraphicsScene):
             self.rebuild()
             return
         if self._regrown(change):  # a place sized to its contents grew or shrank
+            selected = [pid for pid, item in self.pieces.items() if item.isSelected()]
             self.rebuild()
+            for pid in selected:  # the same pieces stay selected in the table drawn anew
+                item = self.pieces.get(pid)
+                if item is not None:
+                    item.setSelected(True)
             self.show_findings(change.findings)
             return
         todo: set[str] = set(change.pieces)

@@ -120,3 +120,19 @@ def test_empty_places_stay_narrow_and_rows_grow_with_their_cards(table) -> None:
     assert grown.places["north_cold"].contains(x + 1, y + 1)
     assert table.view.fitted
     assert TableLayout(table.state, table.scene.size_of).places == grown.places
+
+
+def test_pieces_stay_selected_when_a_growing_place_redraws_the_table(table) -> None:  # noqa: ANN001
+    """A card moved onto an empty cold side widens it and the table is drawn anew: the pieces
+    the player had selected are still selected."""
+    from tabletop.core import actions
+
+    table.start(find_module("greenland"), seed=3)
+    warm = table.state.places["north_warm"].contents
+    kept, moved = warm[1], warm[0]
+    table.scene.pieces[kept].setSelected(True)
+    layout = table.scene.layout
+    assert table.session.submit(actions.move(table.state, moved, "north_cold"))
+    QApplication.processEvents()
+    assert table.scene.layout is not layout  # drawn anew
+    assert [pid for pid, item in table.scene.pieces.items() if item.isSelected()] == [kept]
