@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from .manifest import Module, game_packages, own_code
+from .manifest import Module, code_home, game_packages
 from .problems import ModuleError, Problem
 
 
@@ -54,13 +54,13 @@ def game_class(module: Module) -> type:
     interface, ``rules_assist.game.Game``; anything else is a ModuleError naming the entry."""
     dotted = module.game_path or ""
     shown = str(module.folder / "module.toml")
-    if not own_code(dotted, module.id):
+    if code_home(dotted) is None:
         raise ModuleError(
             [Problem(shown, None, "module.game", f"{dotted} is not this module's own game code")]
         )
     found = import_function(dotted, "module.game")
     if not isinstance(found, type) or not any(
-        (base.__module__, base.__name__) == GAME_INTERFACE for base in found.__mro__
+        (base.__module__, base.__name__) == GAME_INTERFACE for base in found.__mro__[1:]
     ):
         raise ModuleError(
             [

@@ -76,17 +76,37 @@ def game_packages() -> tuple[str, ...]:
 
 
 def own_packages(module_id: str) -> list[str]:
-    """Where a module's game code may lie: the package (or Python module) named after the
-    module's id in each game package, e.g. ``rules_assist.greenland`` for 'greenland'."""
+    """Where the code of a module that names no game class lies: the package (or Python
+    module) named after the module's id in each game package (``rules_assist.greenland`` for
+    'greenland')."""
     name = module_id.replace("-", "_")
     return [f"{package}.{name}" for package in game_packages()]
 
 
-def own_code(dotted: str, module_id: str) -> bool:
-    """``dotted`` ('package.module:name') lies in the module's own game package: a module
-    cannot name another game's code (or the program's) as its own."""
+def code_home(dotted: str) -> str | None:
+    """The game a hook's code belongs to: the package right under a game package that holds
+    it (``rules_assist.greenland`` for 'rules_assist.greenland.game:GreenlandGame'); None
+    outside the game packages."""
     where = dotted.partition(":")[0]
-    return any(where == own or where.startswith(own + ".") for own in own_packages(module_id))
+    for package in game_packages():
+        if where.startswith(package + "."):
+            return f"{package}.{where[len(package) + 1 :].split('.')[0]}"
+    return None
+
+
+def own_code(dotted: str, homes: list[str]) -> bool:
+    """``dotted`` ('package.module:name') lies in one of ``homes``: every hook of a module
+    is code of the one game the module plays, never another game's (or the program's)."""
+    where = dotted.partition(":")[0]
+    return any(where == own or where.startswith(own + ".") for own in homes)
+
+
+def module_homes(module_id: str, game_dotted: str | None) -> list[str]:
+    """Where a module's hooks may lie: the package of the game class it names (a copy of a
+    module under another id, a revision for playtests, keeps its game's code), else the
+    packages named after its id."""
+    home = code_home(game_dotted) if game_dotted else None
+    return [home] if home else own_packages(module_id)
 
 
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
@@ -405,6 +425,10 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
     )
     if module.id and not MODULE_ID.fullmatch(module.id):
         r.fail((*path, "id"), "use lower-case letters, digits, '-' and '_' only")
+    named_game = head.get("game") if isinstance(head.get("game"), str) else None
+    homes = module_homes(
+        module.id, named_game if named_game and _DOTTED.match(named_game) else None
+    )
     for key in HOOKS:
         dotted = r.get(head, path, key, str)
         if dotted is not None and (
@@ -416,10 +440,10 @@ def _read(r: _Reader, data: dict[str, Any], folder: Path) -> Module:
                 " as 'rules_assist.game.module:function'",
             )
             dotted = None
-        elif dotted is not None and module.id and not own_code(dotted, module.id):
+        elif dotted is not None and module.id and not own_code(dotted, homes):
             r.fail(
                 (*path, key),
-                f"must name this module's own game code ({' or '.join(own_packages(module.id))}),"
+                f"must name code of the module's own game ({' or '.join(homes)}),"
                 f" not {_show(dotted)}",
             )
             dotted = None

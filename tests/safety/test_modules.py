@@ -209,19 +209,48 @@ PROTO_GAME = 'game = "rules_assist.proto:ProtoGame"'
 @pytest.mark.parametrize(
     "named",
     [
-        "rules_assist.greenland.game:GreenlandGame",  # another game's
+        "rules_assist.greenland.game:GreenlandGame",  # another game: its needs are checked
         "rules_assist.looot.game:LoootGame",
-        "rules_assist.cli:main",  # the program's own code, not a game
-        "rules_assist.greenland.scoring:score",
     ],
 )
-def test_table_a_module_naming_code_that_is_not_its_own_game_is_refused_at_load(
+def test_table_a_module_naming_another_games_class_must_hold_what_that_game_needs(
+    tmp_path: Path, named: str
+) -> None:
+    """A module may play another game's code (a copy of a module under a new id, a playtest
+    revision), but only if it holds every deck, kind and place that code names: a module
+    that does not is refused at load, before any of the code runs, never a traceback."""
+    folder = copy_proto(tmp_path, PROTO_GAME, f'game = "{named}"')
+    before = snapshot(folder)
+    with pytest.raises(ModuleError) as caught:
+        load_module(folder)
+    assert snapshot(folder) == before
+    problems = caught.value.problems
+    assert problems and all("the game's code needs" in p.message for p in problems), problems
+    assert all(p.file == str(folder / "module.toml") for p in problems)
+
+
+@pytest.mark.parametrize(
+    "named", ["rules_assist.cli:run_command", "rules_assist.greenland.scoring:score"]
+)
+def test_table_a_module_naming_code_that_is_not_a_game_is_refused_at_load(
     tmp_path: Path, named: str
 ) -> None:
     folder = copy_proto(tmp_path, PROTO_GAME, f'game = "{named}"')
     message = refusal(folder)
-    assert "module.game: must name this module's own game code (rules_assist.proto" in message
+    assert f"module.game: {named} is not a game (a kind of rules_assist.game.Game)" in message
     assert str(folder / "module.toml") in message
+
+
+def test_table_a_hook_from_another_game_than_the_modules_is_refused_at_load(
+    tmp_path: Path,
+) -> None:
+    """Every hook is code of the game the module plays: Greenland's scoring in a module
+    playing the prototype game is refused naming the entry."""
+    folder = copy_proto(
+        tmp_path, PROTO_GAME, PROTO_GAME + '\nscore = "rules_assist.greenland.scoring:score"'
+    )
+    message = refusal(folder)
+    assert "module.score: must name code of the module's own game (rules_assist.proto)" in message
 
 
 def test_table_a_module_naming_a_function_of_its_own_package_is_not_a_game(
