@@ -118,6 +118,7 @@ class PlaceItem(QGraphicsItem):
         short = place.layout.get("short")
         self.short = str(short) if isinstance(short, str) and short else ""
         self.setToolTip(self.label)
+        self._shown: tuple[tuple[int, float, float], tuple[str, ...]] | None = None
         self.board = place.board
         self.edges = (
             [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
@@ -217,6 +218,14 @@ class PlaceItem(QGraphicsItem):
         place is tall enough; only a label with no short form that fits none of these is
         cut in the middle. The count of a counted place stays at the end.
         """
+        key = (self.count, self.rect.width(), self.rect.height())
+        if self._shown is not None and self._shown[0] == key:
+            return self._shown[1]
+        lines = self._fit_label()
+        self._shown = (key, lines)
+        return lines
+
+    def _fit_label(self) -> tuple[str, ...]:
         metrics = QFontMetricsF(theme.label_font(LABEL_PX))
         first, second = (box.width() for box in self._label_boxes())
         tall = self.rect.height() >= 3 * LABEL_LINE
