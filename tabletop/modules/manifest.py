@@ -132,11 +132,17 @@ class KindDef:
 
 @dataclass(frozen=True)
 class PlaceDef:
-    """A place of the table layout; with ``per_seat`` one is made for each seat ({seat} in id and label)."""
+    """A place of the table layout; with ``per_seat`` one is made for each seat ({seat} in id and label).
+
+    ``short`` is the label's short form, drawn when the full one does not fit the place's
+    width (the full label stays in the tooltip, the overview and the log); it reaches the
+    table as the place's ``layout`` entry ``short``.
+    """
 
     id: str
     kind: str
     label: str = ""
+    short: str = ""
     per_seat: bool = False
     capacity: int | None = None
     spots: tuple[str, ...] = ()
@@ -166,6 +172,8 @@ class PlaceDef:
         layout = dict(self.layout)
         if seat is not None and "seat_offset" in layout:
             layout.pop("seat_offset")
+        if self.short:
+            layout["short"] = fill(self.short)
         if layout:
             spec["layout"] = layout
         if self.props:
@@ -719,7 +727,18 @@ _COLUMN_DEFAULTS = {
 
 
 def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
-    allowed = {"id", "kind", "label", "per_seat", "capacity", "spots", "board", "layout", "props"}
+    allowed = {
+        "id",
+        "kind",
+        "label",
+        "short",
+        "per_seat",
+        "capacity",
+        "spots",
+        "board",
+        "layout",
+        "props",
+    }
     ids: set[str] = set()
     places = r.get(data, (), "places", list, required=True, default=[])
     if len(places) > MAX_PLACES:
@@ -771,6 +790,7 @@ def _read_places(r: _Reader, data: dict[str, Any], module: Module) -> None:
                 id=pid,
                 kind=kind,
                 label=r.get(place, path, "label", str, default=""),
+                short=r.get(place, path, "short", str, default=""),
                 per_seat=per_seat,
                 capacity=r.get(place, path, "capacity", WHOLE),
                 spots=tuple(spots),

@@ -6,7 +6,15 @@ import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPaintEngine, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFontMetricsF,
+    QPaintEngine,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -21,6 +29,8 @@ def qrect(rect: Rect) -> QRectF:
 
 
 PILE_COUNT = 26.0  # the least height of a pile's count, scene units (a 10 mm disk is 40)
+LABEL_PX = 20  # a place label's font size, scene units
+LABEL_LINE = 28.0  # the height of one line of a place label (the band above the place holds one)
 
 
 class ZoneItem(QGraphicsItem):
@@ -69,6 +79,19 @@ class ZoneItem(QGraphicsItem):
         )
 
 
+def _wrap(text: str, metrics: QFontMetricsF, first: float, second: float) -> tuple[str, str] | None:
+    """``text`` split at a space into two lines that fit the widths, the first as full as it
+    can be; None when no split fits. A count (" · 5") stays with the word before it."""
+    words = text.replace(" · ", "\u00a0·\u00a0").split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        if metrics.horizontalAdvance(head) <= first:
+            if metrics.horizontalAdvance(tail) <= second:
+                return head.replace("\u00a0", " "), tail.replace("\u00a0", " ")
+            return None
+    return None
+
+
 class PlaceItem(QGraphicsItem):
     """A place on the table: its panel, its label, and its spots (slots, board spaces).
 
@@ -92,6 +115,10 @@ class PlaceItem(QGraphicsItem):
         self.rect = qrect(rect)
         self.spots = {name: qrect(cell) for name, cell in spots.items()}
         self.label = str(label)  # only text reaches Qt (Place checks it; this keeps it so)
+        short = place.layout.get("short")
+        self.short = str(short) if isinstance(short, str) and short else ""
+        self.setToolTip(self.label)
+        self._shown: tuple[tuple[int, float, float], tuple[str, ...]] | None = None
         self.board = place.board
         self.edges = (
             [(a, b, attrs) for (a, b), attrs in place.spaces.edges.items()] if place.spaces else []
@@ -154,22 +181,71 @@ class PlaceItem(QGraphicsItem):
             painter.setPen(QPen(theme.HIGHLIGHT, 6))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect, 12, 12)
-        painter.setFont(theme.label_font(20))
+        painter.setFont(theme.label_font(LABEL_PX))
         painter.setPen(theme.LABEL)
-        text = self.label
-        if self.kind in ("deck", "stack", "hand", "bowl"):
-            text += f"  ·  {self.count}"
         if self.kind in ("deck", "stack") and self.count:
             painter.setBrush(QColor(255, 255, 255, 40))
             painter.setPen(Qt.PenStyle.NoPen)
             painter.drawRoundedRect(self.handle_rect(), 8, 8)
             painter.setPen(theme.LABEL)
-            text = "⠿ " + text
-        box = QRectF(rect.x() + 4, rect.y() - 30, max(rect.width() + 10, 60.0), 28)
-        text = painter.fontMetrics().elidedText(
-            text, Qt.TextElideMode.ElideMiddle, int(box.width())
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        for box, line in zip(self._label_boxes(), self.shown_label(), strict=False):
+            painter.drawText(box, align, line)
+
+    def _label_boxes(self) -> tuple[QRectF, QRectF]:
+        """Where a label's lines go: the band above the place, then the top of the place."""
+        rect = self.rect
+        return (
+            QRectF(rect.x() + 4, rect.y() - 30, max(rect.width() + 10, 60.0), LABEL_LINE),
+            QRectF(rect.x() + 4, rect.y() + 2, max(rect.width() - 8, 0.0), LABEL_LINE),
         )
-        painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _label_text(self, words: str) -> str:
+        """A label as drawn: a deck's or stack's grip before it, a count after it."""
+        text = words
+        if self.kind in ("deck", "stack", "hand", "bowl"):
+            text += f" · {self.count}"
+        if self.kind in ("deck", "stack") and self.count:
+            text = "⠿ " + text
+        return text
+
+    def shown_label(self) -> tuple[str, ...]:
+        """The lines of the label as they are drawn.
+
+        The full label on one line where it fits the place's width; else, on an empty place
+        tall enough, the full label on two lines (the second inside the place's top, where
+        no piece lies yet); else the module's short form on one line, or on two where the
+        place is tall enough; only a label with no short form that fits none of these is
+        cut in the middle. The count of a counted place stays at the end.
+        """
+        key = (self.count, self.rect.width(), self.rect.height())
+        if self._shown is not None and self._shown[0] == key:
+            return self._shown[1]
+        lines = self._fit_label()
+        self._shown = (key, lines)
+        return lines
+
+    def _fit_label(self) -> tuple[str, ...]:
+        metrics = QFontMetricsF(theme.label_font(LABEL_PX))
+        first, second = (box.width() for box in self._label_boxes())
+        tall = self.rect.height() >= 3 * LABEL_LINE
+        full = self._label_text(self.label)
+        if metrics.horizontalAdvance(full) <= first:
+            return (full,)
+        if tall and not self.count:
+            lines = _wrap(full, metrics, first, second)
+            if lines:
+                return lines
+        if self.short:
+            short = self._label_text(self.short)
+            if metrics.horizontalAdvance(short) <= first:
+                return (short,)
+            if tall:
+                lines = _wrap(short, metrics, first, second)
+                if lines:
+                    return lines
+        fallback = self._label_text(self.short or self.label)
+        return (metrics.elidedText(fallback, Qt.TextElideMode.ElideMiddle, first),)
 
     def _paint_slots(self, painter: QPainter) -> None:
         painter.setFont(theme.label_font(16))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -262,3 +263,22 @@ def test_tabletop_modules_says_what_a_manifest_has_that_is_no_longer_read(
         "note: proto: module.phases is no longer read: the phase panel follows the game"
         " object's flow (the 'game' entry)"
     ]
+
+
+def test_a_place_short_label_reaches_each_seat_filled_in_and_a_wrong_one_is_named(
+    tmp_path: Path,
+) -> None:
+    """``short`` is a place label's short form, filled in for each seat as the label is."""
+    module = find_module("greenland")
+    hunters = next(p for p in module.places if p.id == "hunters_{seat}")
+    assert hunters.short == "Unassigned"
+    [valhalla] = [p for p in module.places if p.id == "valhalla_{seat}"]
+    red = next(s for s in module.seats if s.id == "red")
+    spec = valhalla.spec_for(red)
+    assert spec["label"] == f"Valhalla ({red.name})" and spec["layout"]["short"] == "Valhalla"
+    named = dataclasses.replace(valhalla, short="{seat_name} dead")
+    assert named.spec_for(red)["layout"]["short"] == f"{red.name} dead"
+    folder = copy_proto(tmp_path)
+    edit(folder, 'label = "Discard"', 'label = "Discard"\nshort = 3')
+    [problem] = problems_of(folder)
+    assert f"line {line_of(folder, 'short = 3')}: places[2].short" in problem
