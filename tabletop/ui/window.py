@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
+from rules_assist.questions import Question
 from tabletop import __version__
 from tabletop.core import (
     Annotate,
@@ -85,6 +86,8 @@ from tabletop.visibility import can_see
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
+from .online_session import OnlineSession
+from .question_dialog import ask as ask_question
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
 from .send_menu import Group, fill_send_menu, send_groups
@@ -552,13 +555,20 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
 
     # ---- a game on the table ---------------------------------------------
-    def show_game(self, game: Game, module: Module | None = None) -> None:
-        """Put a game on the table (closing the one there was)."""
+    def show_game(
+        self, game: Game, module: Module | None = None, session: TableSession | None = None
+    ) -> None:
+        """Put a game on the table (closing the one there was); ``session``: a seat's window
+        on a live game (OnlineSession) holding ``game``."""
         self._close_game()
         module = module if module is not None else module_for(game)
-        self.session = TableSession(game, module)
+        self.session = session if session is not None else TableSession(game, module)
         table = self.session.table
-        if self.session.has_rules and table.policy_at(table.seq) is None:
+        if self.session.remote:
+            self.session.question.connect(self._online_question)
+            self.session.snap_back.connect(lambda pids: self.scene.place_again(pids))
+            self.session.connection_changed.connect(lambda _c: self._online_title())
+        elif self.session.has_rules and table.policy_at(table.seq) is None:
             # a log from before policies were logged: the remembered policy, logged from here
             table.set_policy(self.remembered_policy(module), "table")
         self.scene = TableScene(self.session, cached=True)
@@ -591,6 +601,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(
             f"{title} — {Path(game.path).name if game.path else 'unsaved'} — tabletop"
         )
+        if self.session.remote:
+            self._online_title()
         if game.path:
             self._remember(game.path)
             self.settings.setValue("session/open", game.path)
@@ -598,6 +610,28 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(warning, 15000)
         QTimer.singleShot(0, self.view, self.view.fit_table)
         self._update_status()
+
+    # ---- a seat's window on a live game (online_session.py) --------------------------
+    def show_online(self, session: OnlineSession) -> None:
+        """Show a seat's view of a live game; its moves go to the referee as requests."""
+        self.show_game(session.game, session.module, session)
+
+    def _online_title(self) -> None:
+        session = self.session
+        if session is None or not session.remote:
+            return
+        self.setWindowTitle(f"{session.online_text()} — tabletop")
+        self._update_status()
+
+    def _online_question(self, qid: str, question: Question) -> None:
+        """A question for the seat at the screen: its dialog; the answer goes to the referee."""
+        session = self.session
+        if not self.ask:
+            session.message.emit(f"A question for you: {question.describe()}")
+            return
+        answer = ask_question(self, question, name=session.seat_name)
+        if self.session is session:
+            session.answer(qid, answer)
 
     # ---- the seats a game's bots play, remembered with the game's file ------------
     def _bots_key(self) -> str | None:
@@ -963,7 +997,10 @@ class MainWindow(QMainWindow):
         self._stop_clock()
         if self.session is not None:
             self.session.game.close()
-            self.settings.remove("session/open")
+            if self.session.remote:
+                self.session.close()  # the live game goes on without this window
+            else:
+                self.settings.remove("session/open")
         if self.scene is not None:
             self.scene.blockSignals(True)  # no selection signals from items being deleted
             self.scene.clear()  # items go before the scene, in Qt's order, not the collector's
@@ -1045,9 +1082,11 @@ class MainWindow(QMainWindow):
         chosen = len(self.scene.selected_pieces()) if self.scene else 0
         if chosen:
             parts.insert(0, f"{chosen} selected")
+        if s.remote:
+            parts.insert(0, s.online_text())
         if s.history_seq is not None:
             parts.insert(0, f"LOOKING BACK at entry {s.history_seq}")
-        elif s.read_only:
+        elif s.read_only and not s.remote:
             parts.insert(0, f"READ-ONLY: {copy_owner_text(s.game.header)}")
         self.status.setText("   ·   ".join(parts))
         self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
