@@ -137,11 +137,23 @@ class OnlineSession(TableSession):
                 self.question.emit(qid, question)
 
     def answer(self, qid: str, value: Any) -> bool:
-        """Send the answer to question ``qid`` (None: not answered, asked again later)."""
+        """Send the answer to question ``qid`` (None: not answered; it is put again at the
+        seat's next move or button, which the referee would refuse while it waits)."""
         if value is None:
-            self._asked.discard(qid)
+            self.message.emit(
+                "The referee waits for your answer: it is asked again at your next move"
+            )
             return False
         return self._send(lambda: self.client.answer(qid, value)) is not None
+
+    def _question_first(self) -> bool:
+        """A question the seat has left unanswered: put it again (True), instead of a request
+        the referee would refuse while it waits."""
+        waiting = [(q, question) for q, question in self.client.questions if q in self._asked]
+        if not waiting:
+            return False
+        self.question.emit(*waiting[0])
+        return True
 
     # ---- requests instead of commands -------------------------------------------------------
     def _send(self, send: Callable[[], str]) -> str | None:
@@ -164,6 +176,8 @@ class OnlineSession(TableSession):
         if force:
             self.message.emit("A live game's rules are the referee's: a move cannot be forced")
             return False
+        if self._question_first():
+            return False
         if self._complete is not None and self.table.policy.checking:
             command = self._complete(self.state, command)
         request = self._send(lambda: self.client.moves([command]))
@@ -179,6 +193,8 @@ class OnlineSession(TableSession):
             return False
         if action.kind == MOVES:
             self.message.emit(f"{action.label}: move the pieces by hand on the table")
+            return False
+        if self._question_first():
             return False
         if self._send(lambda: self.client.act(action)) is None:
             return False

@@ -174,11 +174,13 @@ def test_e_a_procedure_button_is_a_request_and_green_entries_appear(live: Live, 
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     live.wait(lambda: live.session.table.seq > seq, "red's procedure")
     assert live.referee.table.entries[seq].actor == "red"
-    pool = len(live.session.state.places["hunters_green"].contents)
     live.wait(
-        lambda: len(live.session.state.places["hunters_green"].contents) < pool,
-        "green's hunters placed, seen in the window",
+        lambda: any(e.actor == "green" for e in live.session.table.entries[seq:]),
+        "green's entry, seen in the window",
     )
+    mine = next(e for e in live.session.table.entries[seq:] if e.actor == "green")
+    assert live.referee.table.entries[mine.seq - 1].actor == "green"
+    assert panel.status is not None and panel.read_status() == panel.status
 
 
 def test_a2_a_question_for_red_opens_its_dialog_and_the_answer_reaches_the_referee(
@@ -205,3 +207,20 @@ def test_a2_a_question_for_red_opens_its_dialog_and_the_answer_reaches_the_refer
         assert live.referee.table.state.counters["first_player"] == "green"
     finally:
         live.close()
+
+
+def test_a_lost_connection_is_shown_and_the_window_reads_on_when_redis_is_back(
+    live: Live, redis_server: RedisServer
+) -> None:
+    live.wait(live.red_to_place, "red's hunters to place")
+    live.green_plays = False
+    redis_server.stop()
+    live.wait(lambda: "CONNECTION LOST" in live.window.windowTitle(), "the lost connection")
+    assert "CONNECTION LOST" in live.window.status.text()
+    redis_server.start()
+    live.wait(lambda: "CONNECTION LOST" not in live.window.windowTitle(), "the connection back")
+    north = live.session.state.places["north_warm"].contents[1]
+    seq = live.session.table.seq
+    live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
+    live.wait(lambda: live.session.table.seq > seq, "a move made after Redis came back")
+    assert "cube-red-1" in live.referee.table.state.contents(north, "hunters")
