@@ -85,8 +85,9 @@ from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
+from .host_online import HostDialog, HostedGame
 from .notes_panel import NoteDialog, NotesPanel
-from .online_session import OnlineSession
+from .online_session import OnlineSession, joined
 from .question_dialog import ask as ask_question
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("tabletop")
         self.resize(1400, 900)
         self.session: TableSession | None = None
+        self.hosted: HostedGame | None = None  # the game refereed from this window (Host online)
         self.scene: TableScene | None = None
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
@@ -241,6 +243,14 @@ class MainWindow(QMainWindow):
             self.import_deck_dialog,
             None,
             "Check a CSV of card data row by row and add it as a revision of the game's deck",
+        )
+        a(
+            "host",
+            "&Host online…",
+            self.host_online_dialog,
+            None,
+            "Referee the open game live on a Redis server from this window and show each"
+            " seat's join address",
         )
         a(
             "report",
@@ -446,6 +456,8 @@ class MainWindow(QMainWindow):
             "form",
             "idle",
             None,
+            "host",
+            None,
             "report",
         ):
             game.addSeparator() if name is None else game.addAction(names[name])
@@ -615,6 +627,65 @@ class MainWindow(QMainWindow):
     def show_online(self, session: OnlineSession) -> None:
         """Show a seat's view of a live game; its moves go to the referee as requests."""
         self.show_game(session.game, session.module, session)
+
+    def host_online_dialog(self) -> None:
+        """Game > Host online…: ask for the Redis server, then host the open game there."""
+        if self.hosted is not None and self.hosted.running:
+            self._show_host_dialog()
+            return
+        default = str(
+            self.settings.value("online/redis", "redis://referee:PASSWORD@127.0.0.1:6379")
+        )
+        url, ok = QInputDialog.getText(
+            self,
+            "Host online",
+            "The Redis server, as its referee user: redis://referee:PASSWORD@HOST:PORT\n"
+            "(`python -m tabletop.online.server FOLDER` starts one and prints it)",
+            text=default,
+        )
+        if ok and url.strip():
+            self.host_online(url.strip())
+
+    def host_online(self, url: str, name: str | None = None) -> HostDialog | None:
+        """Referee the open game on the Redis server at ``url`` in a background thread (the
+        referee becomes its file's only writer), join it here as the seat at the screen, and
+        show the join addresses. None (with a message) if it cannot be hosted."""
+        session = self.session
+        if session is None or session.remote or session.copy or not session.game.path:
+            self._error("Host online", "Host a game saved in a file (File > Save as…) first.")
+            return None
+        if self.hosted is not None and self.hosted.running:
+            self._error("Host online", f"This window already hosts {self.hosted.name}.")
+            return None
+        path, seat = session.game.path, session.viewer
+        self._close_game()  # the referee writes the file from now on
+        try:
+            hosted = HostedGame(path, url, name)
+        except (TableError, OSError) as exc:
+            self._error("Cannot host the game", str(exc))
+            self.open_path(path)
+            return None
+        self.settings.setValue("online/redis", url)
+        self.hosted = hosted
+        address = hosted.addresses.get(seat) or hosted.addresses[None]
+        try:
+            client = joined(str(address))
+        except TableError as exc:
+            self._error("Cannot join the hosted game", str(exc))
+            return self._show_host_dialog()
+        self.show_online(OnlineSession(client, module_for(Game(client.table, client.header))))
+        return self._show_host_dialog()
+
+    def _show_host_dialog(self) -> HostDialog | None:
+        hosted = self.hosted
+        if hosted is None:
+            return None
+        names = {s.id: s.name or s.id for s in hosted.referee.header.seats}
+        dialog = HostDialog(hosted, names, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        self.host_dialog = dialog
+        return dialog
 
     def _online_title(self) -> None:
         session = self.session
@@ -1881,6 +1952,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self._close_game()
+        if self.hosted is not None:
+            self.hosted.stop()  # the game stays in its file: hosting it again goes on
         self.settings.sync()
         super().closeEvent(event)
 

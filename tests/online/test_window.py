@@ -224,3 +224,47 @@ def test_a_lost_connection_is_shown_and_the_window_reads_on_when_redis_is_back(
     live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
     live.wait(lambda: live.session.table.seq > seq, "a move made after Redis came back")
     assert "cube-red-1" in live.referee.table.state.contents(north, "hunters")
+
+
+def test_host_online_from_the_window_referees_the_open_game_and_gives_the_addresses(
+    qtbot,  # noqa: ANN001
+    redis_server: RedisServer,
+    tmp_path: Path,
+) -> None:
+    """Game > Host online: the open game's referee runs behind the window, the window plays
+    the seat at its screen, and the dialog copies each seat's address for its player."""
+    path = new_greenland(tmp_path / "hosted.jsonl", SEATS, seed=5)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, ask=False)
+    qtbot.addWidget(window)
+    assert window.open_path(str(path)) is not None
+    dialog = window.host_online(redis_server.url, name="hosted")
+    assert dialog is not None and window.hosted is not None and window.hosted.running
+    assert window.session.remote and window.session.viewer == "red"
+    assert window.windowTitle().startswith("online: hosted as Norse")
+    window.session.answerer = lambda question: question.options[0]
+    assert set(dialog.fields) == {"red", "green", None}
+    click(dialog.copy_buttons["green"])
+    copied = QApplication.clipboard().text()
+    assert copied == dialog.fields["green"].text() and "seat=green" in copied
+    green = BotClient(copied, seed=1)
+    green.block_ms = 5
+    session = window.session
+    deadline, asked = time.monotonic() + 30, set()
+    while not any(e.actor == "green" for e in session.table.entries):
+        assert time.monotonic() < deadline, "green's entries never reached the window"
+        QApplication.processEvents()
+        green.step()
+        if Driver(session.rules, session.table).current_player() == "red":
+            panel = window.phase_panel
+            done = next((a for a in panel.offered if a.label.startswith("Norse: done")), None)
+            if done is not None and session.table.seq not in asked:
+                asked.add(session.table.seq)
+                panel.run(done)
+    hosted = window.hosted
+    window.close()
+    assert not hosted.running and not hosted.failures, hosted.failures
+    green.close()
+    full = Game.open(path, writable=False)
+    assert [e.seq for e in full.table.entries][-1] >= session.table.seq
+    full.close()
