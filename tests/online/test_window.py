@@ -268,3 +268,23 @@ def test_host_online_from_the_window_referees_the_open_game_and_gives_the_addres
     full = Game.open(path, writable=False)
     assert [e.seq for e in full.table.entries][-1] >= session.table.seq
     full.close()
+
+
+def test_the_window_reads_its_stream_again_from_the_start_onto_a_new_table(live: Live) -> None:
+    """A client that reads its stream again (after a digest that differed) builds a new
+    table: the window, its phase panel and its scene follow the new one."""
+    live.wait(live.red_to_place, "red's hunters to place")
+    old, seq = live.session.table, live.session.table.seq
+    live.green_plays = False
+    live.session.client.resync()
+    live.wait(
+        lambda: live.session.table is not old and live.session.table.seq == seq, "the new table"
+    )
+    assert live.session.table is live.session.client.table
+    assert live.session.state.digest() == old.state.digest()
+    assert live.window.phase_panel.read_status().to_move == "red"
+    assert live.window.phase_panel.driver.table is live.session.table
+    assert "read again from the start" in live.table.status()
+    north = live.session.state.places["north_warm"].contents[1]
+    live.table.drag(live.table.piece_point("cube-red-2"), live.table.piece_point(north))
+    live.wait(lambda: live.session.table.seq > seq, "a move on the new table")
