@@ -226,6 +226,16 @@ class OnlineSession(TableSession):
     def record(self, command: Record, actor: str = "table", *, quiet: bool = False) -> bool:
         return False if quiet else self._not_here("The session record")
 
+    def set_viewer(self, seat: str | None) -> None:
+        """The screen is the seat's own: its view holds only what the seat may see."""
+        if seat == self.client.seat:
+            super().set_viewer(seat)
+        else:
+            self.message.emit(
+                f"This screen is {self.seat_name(self.client.seat)}'s in a live game:"
+                " each player joins with their own seat's address"
+            )
+
     def set_bot(self, seat: str, name: str | None) -> bool:
         return self._not_here("Giving a seat to a bot")
 

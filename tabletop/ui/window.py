@@ -1170,6 +1170,8 @@ class MainWindow(QMainWindow):
             action = self.actions_by_name[f"mode_{mode}"]
             action.setEnabled(s.has_rules)
             action.setChecked(s.has_rules and s.mode == mode)
+        self.actions_by_name["pass"].setEnabled(not s.remote)
+        self.actions_by_name["host"].setEnabled(not s.remote and not s.copy)
         prototyping = bool(s.module and s.module.id == "proto")
         self.actions_by_name["clone"].setEnabled(prototyping)
         self.actions_by_name["delete"].setEnabled(prototyping)
@@ -1531,6 +1533,9 @@ class MainWindow(QMainWindow):
             return
         seat = next((s for s in self.session.game.header.seats if s.id == seat_id), None)
         if seat is None:
+            return
+        if self.session.remote:  # a live game's screen is its seat's own: it says so
+            self.session.set_viewer(seat.id)
             return
         self.session.set_viewer(None)
         self.curtain.show_for(seat.id, seat.name, seat.colour)

@@ -288,3 +288,12 @@ def test_the_window_reads_its_stream_again_from_the_start_onto_a_new_table(live:
     north = live.session.state.places["north_warm"].contents[1]
     live.table.drag(live.table.piece_point("cube-red-2"), live.table.piece_point(north))
     live.wait(lambda: live.session.table.seq > seq, "a move on the new table")
+
+
+def test_b2_the_screen_of_a_live_game_stays_its_seats(live: Live) -> None:
+    """Passing the screen would show another seat's view on red's client: refused, said."""
+    live.wait(live.red_to_place, "red's hunters to place")
+    assert not live.window.actions_by_name["pass"].isEnabled()
+    live.window.pass_screen("green")
+    assert live.session.viewer == "red" and "live game" in live.table.status()
+    assert not live.window.curtain.isVisible()
