@@ -295,6 +295,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(args.target, args.screenshot, args.seed, bots, size)
 
 
+def cmd_join(args: argparse.Namespace) -> int:
+    """A seat of a live game: in the window, or played by a bot here (--bot)."""
+    if args.bot:
+        return ONLINE_COMMANDS["join"](args)
+    from tabletop.ui.app import join  # here for start-up speed: Qt loads only for the window
+
+    return join(args.address)
+
+
 def _check_folder(path: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
@@ -528,6 +537,7 @@ COMMANDS = {
     "simulate": cmd_simulate,
     **FAIR_COMMANDS,
     **ONLINE_COMMANDS,
+    "join": cmd_join,
 }
 
 

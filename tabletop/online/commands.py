@@ -1,5 +1,6 @@
 """The command line of live games: ``tabletop host`` (the referee) and ``tabletop join``
-(a seat played by a bot on this machine; the window on a client session is still to come)."""
+with --bot (a seat played by a bot on this machine; the window, tabletop/ui/online_session.py,
+joins without it)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "join",
         help="take a seat of a live game with its join address",
-        description="Join a game hosted with `tabletop host`. Only a bot can sit here for now"
-        " (--bot); the window on a live game is not written yet.",
+        description="Join a game hosted with `tabletop host`: the window shows the seat's view"
+        " and sends its moves to the referee; with --bot the game's bot plays the seat here.",
     )
     p.add_argument("address", help="the seat's join address (redis://USER:PASSWORD@HOST:PORT/?...)")
     p.add_argument("--bot", action="store_true", help="let the game's bot play the seat")
@@ -65,7 +66,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     if not args.bot:
-        raise OnlineError("the window on a live game is not written yet: join with --bot")
+        raise OnlineError("the window joins a live game through `tabletop join` (tabletop/cli.py)")
     try:
         client = BotClient(args.address, args.bot_name, args.seed)
         try:

@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tabletop.persist import Game
+
 NO_DISPLAY = (
     "there is no display here to open a window on; for a picture of a game use "
     "'tabletop render FILE -o board.png' (or 'tabletop play --screenshot out.png')"
@@ -109,6 +111,26 @@ def play(
     window.show()
     if screenshot is not None:
         return _grab(app, window, screenshot)
+    return app.exec()
+
+
+def join(address: str, size: tuple[int, int] | None = None) -> int:
+    """Open the window on a seat of a live game (``tabletop join ADDRESS``); an exit code.
+    OnlineError (a plain message) when the address or the server will not do."""
+    if not has_display():
+        print(f"tabletop join: {NO_DISPLAY.split(';')[0]}; join with --bot", file=sys.stderr)
+        return NO_DISPLAY_EXIT
+    from .online_session import OnlineSession, joined
+    from .window import MainWindow, application, module_for
+
+    client = joined(address)
+    app = application()
+    window = MainWindow()
+    if size is not None:
+        window.resize(*size)
+    session = OnlineSession(client, module_for(Game(client.table, client.header)))
+    window.show_online(session)
+    window.show()
     return app.exec()
 
 

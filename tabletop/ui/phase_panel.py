@@ -91,6 +91,8 @@ class PhasePanel(QWidget):
         """The driver's status of the table on screen (an earlier one while looking back)."""
         if self.driver is None:
             return None
+        if self.driver.table is not self.session.table:  # a live game's view read anew
+            self.driver = Driver(self.driver.game, self.session.table)
         if self.session.read_only:
             return self.driver.flow.status(self.session.state)
         return self.driver.status()
@@ -321,6 +323,8 @@ class PhasePanel(QWidget):
         if session.read_only:
             session.message.emit(session.read_only_text)
             return False
+        if session.remote:  # a live game: the referee runs it and asks the seat's questions
+            return session.request_action(action)
         if action.kind == MOVES:
             session.message.emit(f"{action.label}: move the pieces by hand on the table")
             return False

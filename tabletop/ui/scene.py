@@ -161,6 +161,12 @@ class TableScene(QGraphicsScene):
             ]
         item.refresh(piece, can_see(self.state, piece, self.session.viewer))
 
+    def place_again(self, pids: Iterable[str]) -> None:
+        """Draw pieces where the table has them (a move the table did not take)."""
+        for pid in pids:
+            if pid in self.pieces and pid in self.state.pieces:
+                self._place_piece(pid)
+
     def on_change(self, change: Change) -> None:
         """Redraw only what a command touched (and what lies on touched cards)."""
         state = self.state

@@ -42,6 +42,7 @@ from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 
 class TableSession(QObject):
+    remote = False  # a seat's window on a live game (online_session.py): moves are requests
     changed = Signal(object)  # a Change of the live table
     reset = Signal()  # everything is to be drawn anew (another game, a seat switch, history)
     message = Signal(str)  # a sentence for the status bar

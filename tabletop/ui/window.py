@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QProgressDialog,
 )
 
+from rules_assist.questions import Question
 from tabletop import __version__
 from tabletop.core import (
     Annotate,
@@ -84,7 +85,10 @@ from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
+from .host_online import HostDialog, HostedGame
 from .notes_panel import NoteDialog, NotesPanel
+from .online_session import OnlineSession, joined
+from .question_dialog import ask as ask_question
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
 from .send_menu import Group, fill_send_menu, send_groups
@@ -167,6 +171,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("tabletop")
         self.resize(1400, 900)
         self.session: TableSession | None = None
+        self.hosted: HostedGame | None = None  # the game refereed from this window (Host online)
         self.scene: TableScene | None = None
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
@@ -238,6 +243,14 @@ class MainWindow(QMainWindow):
             self.import_deck_dialog,
             None,
             "Check a CSV of card data row by row and add it as a revision of the game's deck",
+        )
+        a(
+            "host",
+            "&Host online…",
+            self.host_online_dialog,
+            None,
+            "Referee the open game live on a Redis server from this window and show each"
+            " seat's join address",
         )
         a(
             "report",
@@ -443,6 +456,8 @@ class MainWindow(QMainWindow):
             "form",
             "idle",
             None,
+            "host",
+            None,
             "report",
         ):
             game.addSeparator() if name is None else game.addAction(names[name])
@@ -552,13 +567,20 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
 
     # ---- a game on the table ---------------------------------------------
-    def show_game(self, game: Game, module: Module | None = None) -> None:
-        """Put a game on the table (closing the one there was)."""
+    def show_game(
+        self, game: Game, module: Module | None = None, session: TableSession | None = None
+    ) -> None:
+        """Put a game on the table (closing the one there was); ``session``: a seat's window
+        on a live game (OnlineSession) holding ``game``."""
         self._close_game()
         module = module if module is not None else module_for(game)
-        self.session = TableSession(game, module)
+        self.session = session if session is not None else TableSession(game, module)
         table = self.session.table
-        if self.session.has_rules and table.policy_at(table.seq) is None:
+        if self.session.remote:
+            self.session.question.connect(self._online_question)
+            self.session.snap_back.connect(lambda pids: self.scene.place_again(pids))
+            self.session.connection_changed.connect(lambda _c: self._online_title())
+        elif self.session.has_rules and table.policy_at(table.seq) is None:
             # a log from before policies were logged: the remembered policy, logged from here
             table.set_policy(self.remembered_policy(module), "table")
         self.scene = TableScene(self.session, cached=True)
@@ -591,6 +613,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(
             f"{title} — {Path(game.path).name if game.path else 'unsaved'} — tabletop"
         )
+        if self.session.remote:
+            self._online_title()
         if game.path:
             self._remember(game.path)
             self.settings.setValue("session/open", game.path)
@@ -598,6 +622,87 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(warning, 15000)
         QTimer.singleShot(0, self.view, self.view.fit_table)
         self._update_status()
+
+    # ---- a seat's window on a live game (online_session.py) --------------------------
+    def show_online(self, session: OnlineSession) -> None:
+        """Show a seat's view of a live game; its moves go to the referee as requests."""
+        self.show_game(session.game, session.module, session)
+
+    def host_online_dialog(self) -> None:
+        """Game > Host online…: ask for the Redis server, then host the open game there."""
+        if self.hosted is not None and self.hosted.running:
+            self._show_host_dialog()
+            return
+        default = str(
+            self.settings.value("online/redis", "redis://referee:PASSWORD@127.0.0.1:6379")
+        )
+        url, ok = QInputDialog.getText(
+            self,
+            "Host online",
+            "The Redis server, as its referee user: redis://referee:PASSWORD@HOST:PORT\n"
+            "(`python -m tabletop.online.server FOLDER` starts one and prints it)",
+            text=default,
+        )
+        if ok and url.strip():
+            self.host_online(url.strip())
+
+    def host_online(self, url: str, name: str | None = None) -> HostDialog | None:
+        """Referee the open game on the Redis server at ``url`` in a background thread (the
+        referee becomes its file's only writer), join it here as the seat at the screen, and
+        show the join addresses. None (with a message) if it cannot be hosted."""
+        session = self.session
+        if session is None or session.remote or session.copy or not session.game.path:
+            self._error("Host online", "Host a game saved in a file (File > Save as…) first.")
+            return None
+        if self.hosted is not None and self.hosted.running:
+            self._error("Host online", f"This window already hosts {self.hosted.name}.")
+            return None
+        path, seat = session.game.path, session.viewer
+        self._close_game()  # the referee writes the file from now on
+        try:
+            hosted = HostedGame(path, url, name)
+        except (TableError, OSError) as exc:
+            self._error("Cannot host the game", str(exc))
+            self.open_path(path)
+            return None
+        self.settings.setValue("online/redis", url)
+        self.hosted = hosted
+        address = hosted.addresses.get(seat) or hosted.addresses[None]
+        try:
+            client = joined(str(address))
+        except TableError as exc:
+            self._error("Cannot join the hosted game", str(exc))
+            return self._show_host_dialog()
+        self.show_online(OnlineSession(client, module_for(Game(client.table, client.header))))
+        return self._show_host_dialog()
+
+    def _show_host_dialog(self) -> HostDialog | None:
+        hosted = self.hosted
+        if hosted is None:
+            return None
+        names = {s.id: s.name or s.id for s in hosted.referee.header.seats}
+        dialog = HostDialog(hosted, names, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        self.host_dialog = dialog
+        return dialog
+
+    def _online_title(self) -> None:
+        session = self.session
+        if session is None or not session.remote:
+            return
+        self.setWindowTitle(f"{session.online_text()} — tabletop")
+        self._update_status()
+
+    def _online_question(self, qid: str, question: Question) -> None:
+        """A question for the seat at the screen: its dialog; the answer goes to the referee."""
+        session = self.session
+        if not self.ask:
+            session.message.emit(f"A question for you: {question.describe()}")
+            return
+        answer = ask_question(self, question, name=session.seat_name)
+        if self.session is session:
+            session.answer(qid, answer)
 
     # ---- the seats a game's bots play, remembered with the game's file ------------
     def _bots_key(self) -> str | None:
@@ -963,7 +1068,10 @@ class MainWindow(QMainWindow):
         self._stop_clock()
         if self.session is not None:
             self.session.game.close()
-            self.settings.remove("session/open")
+            if self.session.remote:
+                self.session.close()  # the live game goes on without this window
+            else:
+                self.settings.remove("session/open")
         if self.scene is not None:
             self.scene.blockSignals(True)  # no selection signals from items being deleted
             self.scene.clear()  # items go before the scene, in Qt's order, not the collector's
@@ -1045,9 +1153,11 @@ class MainWindow(QMainWindow):
         chosen = len(self.scene.selected_pieces()) if self.scene else 0
         if chosen:
             parts.insert(0, f"{chosen} selected")
+        if s.remote:
+            parts.insert(0, s.online_text())
         if s.history_seq is not None:
             parts.insert(0, f"LOOKING BACK at entry {s.history_seq}")
-        elif s.read_only:
+        elif s.read_only and not s.remote:
             parts.insert(0, f"READ-ONLY: {copy_owner_text(s.game.header)}")
         self.status.setText("   ·   ".join(parts))
         self.actions_by_name["undo"].setEnabled(s.table.can_undo and not s.read_only)
@@ -1060,6 +1170,8 @@ class MainWindow(QMainWindow):
             action = self.actions_by_name[f"mode_{mode}"]
             action.setEnabled(s.has_rules)
             action.setChecked(s.has_rules and s.mode == mode)
+        self.actions_by_name["pass"].setEnabled(not s.remote)
+        self.actions_by_name["host"].setEnabled(not s.remote and not s.copy)
         prototyping = bool(s.module and s.module.id == "proto")
         self.actions_by_name["clone"].setEnabled(prototyping)
         self.actions_by_name["delete"].setEnabled(prototyping)
@@ -1421,6 +1533,9 @@ class MainWindow(QMainWindow):
             return
         seat = next((s for s in self.session.game.header.seats if s.id == seat_id), None)
         if seat is None:
+            return
+        if self.session.remote:  # a live game's screen is its seat's own: it says so
+            self.session.set_viewer(seat.id)
             return
         self.session.set_viewer(None)
         self.curtain.show_for(seat.id, seat.name, seat.colour)
@@ -1842,6 +1957,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self._close_game()
+        if self.hosted is not None:
+            self.hosted.stop()  # the game stays in its file: hosting it again goes on
         self.settings.sync()
         super().closeEvent(event)
 

@@ -32,7 +32,7 @@ def test_host_with_every_seat_a_bot_plays_the_game_and_prints_the_spectators_add
     ("args", "message"),
     [
         (["join", "nonsense", "--bot"], "is not a join address"),
-        (["join", "redis://a:b@127.0.0.1:1/?game=g&seat=red"], "not written yet: join with --bot"),
+        (["join", "redis://a:b@127.0.0.1:1/?game=g&seat=red"], "cannot connect"),
         (["host", "missing.jsonl", "--redis", "redis://referee:x@127.0.0.1:1"], "no such file"),
     ],
 )
