@@ -89,7 +89,9 @@ def read_position(path: str, module: Any) -> Position:
 
 def _int(value: Any, path: str, where: str, low: int = 0, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _fail(path, where, f"must be a whole number from {low} to {high}, not {quoted(value)}")
+        raise _fail(
+            path, where, f"must be a whole number from {low} to {high}, not {quoted(value)}"
+        )
     return value
 
 
@@ -117,16 +119,22 @@ def parse_position(data: dict[str, Any], path: str, module: Any) -> Position:
     variant = data.get("variant", "")
     if variant and variant not in module.variants:
         raise _fail(
-            path, "variant", f"Greenland has no variant {quoted(variant)} ({', '.join(module.variants)})"
+            path,
+            "variant",
+            f"Greenland has no variant {quoted(variant)} ({', '.join(module.variants)})",
         )
     position.variant = variant
     position.turn = _int(data.get("turn", 1), path, "turn", 1, 99)
     position.phase = data.get("phase", "event")
     if position.phase not in PHASES:
-        raise _fail(path, "phase", f"must be one of {', '.join(PHASES)}, not {quoted(position.phase)}")
+        raise _fail(
+            path, "phase", f"must be one of {', '.join(PHASES)}, not {quoted(position.phase)}"
+        )
     first = data.get("first_player")
     if first is not None and first not in COLOURS:
-        raise _fail(path, "first_player", f"must be one of {', '.join(COLOURS)}, not {quoted(first)}")
+        raise _fail(
+            path, "first_player", f"must be one of {', '.join(COLOURS)}, not {quoted(first)}"
+        )
     position.first_player = first
     cards = Cards.of(module)
     rows = data.get("rows", {})

@@ -331,14 +331,11 @@ def derivation_for(record: Mapping[str, Any] | None, seats: Sequence[str]) -> De
 
 
 # ---- the chance entries' commands ---------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Contribute(Command):
-    """A seat's public contribution to the committed randomness (hex). Changes nothing on the
-    table."""
+class _Chance(Command):
+    """A chance entry's command: it feeds the randomizer and changes nothing on the table, so
+    it is its own inverse."""
 
-    seat: str
-    contribution: str
-    op: ClassVar[str] = "contribute"
+    __slots__ = ()
     counters_only: ClassVar[bool] = True
 
     def apply(self, state: TableState) -> None:
@@ -346,6 +343,16 @@ class Contribute(Command):
 
     def inverse(self) -> Command:
         return self
+
+
+@dataclass(frozen=True, slots=True)
+class Contribute(_Chance):
+    """A seat's public contribution to the committed randomness (hex). Changes nothing on the
+    table."""
+
+    seat: str
+    contribution: str
+    op: ClassVar[str] = "contribute"
 
     @property
     def contribution_bytes(self) -> bytes:
@@ -375,19 +382,12 @@ class Contribute(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal(Command):
+class Reveal(_Chance):
     """The referee's secret seed, revealed (hex): from here on anyone can re-derive every roll
     and shuffle, and none is made any more. Changes nothing on the table."""
 
     seed: str
     op: ClassVar[str] = "reveal"
-    counters_only: ClassVar[bool] = True
-
-    def apply(self, state: TableState) -> None:
-        return None
-
-    def inverse(self) -> Command:
-        return self
 
     @property
     def seed_bytes(self) -> bytes:

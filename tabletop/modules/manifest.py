@@ -77,15 +77,15 @@ def game_packages() -> tuple[str, ...]:
 
 def own_packages(module_id: str) -> list[str]:
     """Where the code of a module that names no game class lies: the package (or Python
-    module) named after the module's id in each game package (``rules_assist.greenland`` for
-    'greenland')."""
+    module) named after the module's id in each game package (``rules_assist.mygame`` for
+    'mygame')."""
     name = module_id.replace("-", "_")
     return [f"{package}.{name}" for package in game_packages()]
 
 
 def code_home(dotted: str) -> str | None:
     """The game a hook's code belongs to: the package right under a game package that holds
-    it (``rules_assist.greenland`` for 'rules_assist.greenland.game:GreenlandGame'); None
+    it (``rules_assist.mygame`` for 'rules_assist.mygame.game:MyGame'); None
     outside the game packages."""
     where = dotted.partition(":")[0]
     for package in game_packages():
@@ -183,7 +183,7 @@ class PlaceDef:
 
 @dataclass(frozen=True)
 class OptionDef:
-    """A choice a module's setup takes (Red's Norse animal in Greenland): given on the command line or in the new-game dialog."""
+    """A choice a module's setup takes (a seat's starting animal, say): given on the command line or in the new-game dialog."""
 
     id: str
     label: str

@@ -155,6 +155,21 @@ def _finish(temp: Path, target: Path, replace: bool, shown: str) -> None:
         _rename_noreplace(temp, target, shown)
 
 
+def _begin(path: str | os.PathLike[str], replace: bool) -> tuple[Path, Path, int, Path]:
+    """The start of every atomic write: ``path``'s folder and target, refused if it exists
+    (unless ``replace``), its leftovers cleaned up, and a fresh temporary file opened beside it
+    (keeping the mode of the file it replaces)."""
+    folder, name = _split(path)
+    target = folder / name
+    if not replace and os.path.lexists(target):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    _clean(target)
+    handle, temp = _fresh(folder, name)
+    if replace:
+        _keep_mode(handle, target)
+    return folder, target, handle, temp
+
+
 def _sync_folder(folder: Path) -> None:
     with contextlib.suppress(OSError):
         handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -173,14 +188,7 @@ def atomic_path(
     that creates the file itself, exclusively); when the block ends without an error it is
     synced and renamed to ``path``, otherwise removed. An existing ``path`` is replaced only
     with ``replace`` (FileExistsError otherwise, raised before and after the block)."""
-    folder, name = _split(path)
-    target = folder / name
-    if not replace and os.path.lexists(target):
-        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
-    _clean(target)
-    handle, temp = _fresh(folder, name)
-    if replace:
-        _keep_mode(handle, target)
+    folder, target, handle, temp = _begin(path, replace)
     os.close(handle)
     if not create:
         os.unlink(temp)
@@ -205,14 +213,7 @@ def atomic_writer(
     """A file to write ``path``'s new content to (text in UTF-8, or bytes with ``mode="wb"``);
     it becomes ``path`` in one rename when the block ends without an error, and nothing is
     written otherwise. An existing ``path`` is replaced only with ``replace``."""
-    folder, name = _split(path)
-    target = folder / name
-    if not replace and os.path.lexists(target):
-        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
-    _clean(target)
-    fd, temp = _fresh(folder, name)
-    if replace:
-        _keep_mode(fd, target)
+    folder, target, fd, temp = _begin(path, replace)
     try:
         encoding = None if "b" in mode else "utf-8"
         newline = None if "b" in mode else ""

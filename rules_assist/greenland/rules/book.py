@@ -174,7 +174,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
     else:
         return None
     if view.state.pieces[card].place.startswith("tableau_"):
-        return None  # the tableau cards too
+        return None  # a tableau card: its hunters change the tableau's reading too: read it whole
     found = Placement.__new__(Placement)
     found.small, found.alphas, found.hunting, found.tableau = (
         before.small,
