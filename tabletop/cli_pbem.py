@@ -150,7 +150,7 @@ def _state(folder: str) -> dict[str, Any]:
         state = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
         raise CliError(f"{folder}: not a play-by-email folder (no {STATE})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise CliError(f"{path}: damaged (not JSON)") from None
     if not isinstance(state, dict) or state.get("role") not in (HOST, "seat"):
         raise CliError(f"{path}: not a play-by-email record")
@@ -250,7 +250,7 @@ def _read_seed(path: str) -> SecretSeed:
     try:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
         secret = bytes.fromhex(record["secret"]) if record.get("format") == SEED_FORMAT else b""
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         secret = b""
     if len(secret) != SEED_BYTES:
         raise CliError(f"{path}: not a seed file of 'tabletop pbem commit'")

@@ -150,7 +150,7 @@ class Referee:
             return {}
         try:
             value = json.loads(self.sidecar.read_text())
-        except ValueError:
+        except (ValueError, RecursionError):
             raise OnlineError(f"{self.sidecar}: not the referee's bookkeeping") from None
         return value if isinstance(value, dict) else {}
 

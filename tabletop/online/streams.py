@@ -91,7 +91,7 @@ def decode(fields: dict[Any, Any]) -> dict[str, Any]:
         raw = raw.decode()
     try:
         value = json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # a seat's request nested past reading: no request
         value = None
     return value if isinstance(value, dict) else {}
 

@@ -120,7 +120,7 @@ def _key_record(path: str | os.PathLike[str], private: bool) -> dict[str, Any]:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise PbemError(f"{path}: cannot read the key file ({exc.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise PbemError(f"{path}: not a key file of tabletop pbem") from None
     if not isinstance(record, dict) or record.get("format") != KEY_FORMAT:
         raise PbemError(f"{path}: not a key file of tabletop pbem")
@@ -216,7 +216,7 @@ class Envelope:
         try:
             plain = SealedBox(keys.box).decrypt(self.sealed)
             payload = json.loads(plain)
-        except (CryptoError, ValueError):
+        except (CryptoError, ValueError, RecursionError):
             raise PbemError(
                 f"{self.path}: its sealed part does not open with this seat's key"
             ) from None
@@ -232,7 +232,7 @@ def read_envelope(path: str | os.PathLike[str]) -> tuple[Envelope, bytes, dict[s
         record = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise PbemError(f"{path}: cannot read the file ({exc.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise PbemError(f"{path}: not a play-by-email file (damaged or not JSON)") from None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise PbemError(f"{path}: not a play-by-email file of this version ({FORMAT})")

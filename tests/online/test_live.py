@@ -17,7 +17,14 @@ from tabletop.online.bench import measure_move_latency
 from tabletop.online.client import Client
 from tabletop.online.referee import Referee
 from tabletop.online.server import RedisServer, redis_server_binary
-from tabletop.online.streams import public_key, referee_key, request_key, seat_key
+from tabletop.online.streams import (
+    FIELD,
+    decode,
+    public_key,
+    referee_key,
+    request_key,
+    seat_key,
+)
 from tabletop.persist import Game
 from tests.online.helpers import (
     Players,
@@ -201,3 +208,11 @@ def test_b2_g6_a_card_drawn_face_down_is_named_only_on_its_drawers_stream(
         other.close()
     red.close()
     referee.close()
+
+
+def test_a_request_nested_past_reading_is_no_request() -> None:
+    """A seat's request is read by the referee: one nested deeper than JSON can be read is
+    taken as no request at all, never an error that would stop the referee."""
+    deep = "[" * 100_000 + "]" * 100_000
+    assert decode({FIELD: deep}) == {}
+    assert decode({FIELD.encode(): deep.encode()}) == {}

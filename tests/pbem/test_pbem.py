@@ -433,9 +433,12 @@ def test_bad_input_is_named_in_one_line(cards: Players) -> None:
     red, root = cards.folders["red"], cards.root
     garbage = root / "garbage.json"
     garbage.write_text("not json at all")
+    deep = root / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
     cases = [
         (("pbem", "receive", red, root / "missing.json"), "cannot read the file"),
         (("pbem", "receive", red, garbage), "not a play-by-email file"),
+        (("pbem", "receive", red, deep), "not a play-by-email file"),
         (
             ("pbem", "receive", root / "keys", cards.received["red"][0]),
             "not a play-by-email folder",
