@@ -27,6 +27,7 @@ import redis
 from rules_assist.driver import MOVES, TERMINAL, Action, Driver
 from rules_assist.questions import Question
 from tabletop.core import Command, Entry, Table, TableError, TableState
+from tabletop.core.randomness import Contribute, draw_contribution
 from tabletop.modules import ModuleError, find_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.revisions import module_for_game
@@ -45,8 +46,15 @@ from .streams import (
 )
 
 
+class UnfairReferee(OnlineError):
+    """The referee's committed chance is not what it showed this seat before it contributed:
+    the client stops playing."""
+
+
 class Client:
-    def __init__(self, address: Address | str, block_ms: int = 200) -> None:
+    def __init__(
+        self, address: Address | str, block_ms: int = 200, contribute: bool = True
+    ) -> None:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
         self.redis = redis.Redis(
@@ -72,6 +80,15 @@ class Client:
         self.resyncs = 0
         self.over = False
         self.listeners: list[Callable[[Entry], None]] = []
+        # committed dice and shuffles (docs/fairness.md): what this seat was shown and gave
+        self.contribute = contribute  # draw and send this seat's contribution when asked
+        self.commitment: str | None = None  # the first commitment this client was shown
+        self.committed_seats: list[str] = []
+        self.contribution: str | None = None  # this seat's, drawn here (None: not sent)
+        self.contribution_request: str | None = None
+        self.contribution_refused: str | None = None
+        self.contributed: dict[str, str] = {}  # seat -> its contribution, as the referee said
+        self.unfair: str | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -88,6 +105,8 @@ class Client:
     def poll(self, block_ms: int | None = None) -> int:
         """Read what the stream has past the last message read (waiting up to ``block_ms``);
         how many messages were read."""
+        if self.unfair is not None:
+            raise UnfairReferee(self.unfair)
         wait = self.block_ms if block_ms is None else block_ms
         found = self.redis.xread({self.stream: self.last_id}, block=wait or None, count=500)
         read = 0
@@ -98,6 +117,8 @@ class Client:
                 if not self._take(decode(fields)):
                     self.resync()
                     return read
+        if read < 500:  # the end of the stream as it is now: all that was said is known
+            self._contribute()
         return read
 
     def resync(self) -> None:
@@ -112,15 +133,26 @@ class Client:
             self.table = Table(TableState(self.header.seats), policy=self.header.policy)
             if self.game is None:
                 self.game = _game_of(self.header)
+            if self.header.randomness is not None:
+                self.committed_seats = [s.id for s in self.header.seats]
+                self._committed(str(self.header.randomness.get("commitment")), "the game's header")
             return True
-        if kind == "entry":
+        if kind == "commitment":
+            self.committed_seats = [str(s) for s in message.get("seats", [])]
+            self._committed(str(message.get("commitment")), "the referee's commitment")
+        elif kind == "contributed":
+            self._contributed(str(message.get("seat")), str(message.get("contribution")))
+        elif kind == "entry":
             return self._entry(message)
         if kind == "question":
             qid = str(message.get("qid"))
             if qid not in self.answered:
                 self.questions.append((qid, question_from_dict(message["question"])))
         elif kind == "error":
-            self.errors.append((str(message.get("request")), str(message.get("text"))))
+            request, text = str(message.get("request")), str(message.get("text"))
+            self.errors.append((request, text))
+            if request == self.contribution_request:
+                self.contribution, self.contribution_refused = None, text
         elif kind == "over":
             self.over = True
         return True
@@ -144,9 +176,62 @@ class Client:
         if self.digests.after(self.table.state, entry.command) != message.get("digest"):
             self.problems.append(f"the table after entry {seq} is not the referee's view of it")
             return False
+        if entry.kind == "chance" and isinstance(entry.command, Contribute):
+            self._contributed(entry.command.seat, entry.command.contribution)
+        elif entry.draws and self.contribution is not None and self.seat not in self.contributed:
+            self._unfair(
+                f"entry {seq} rolls or shuffles before this seat's contribution is in the log"
+            )
         for listener in self.listeners:
             listener(entry)
         return True
+
+    # ---- committed dice and shuffles ----------------------------------------------------
+    def _unfair(self, text: str) -> None:
+        self.unfair = f"the referee's dice and shuffles cannot be trusted: {text}; stop playing"
+        raise UnfairReferee(self.unfair)
+
+    def _committed(self, commitment: str, where: str) -> None:
+        """A commitment shown: the first one is kept; any other afterwards is the referee's
+        seed changed."""
+        if self.commitment is None:
+            self.commitment = commitment
+        elif commitment != self.commitment:
+            self._unfair(
+                f"{where} commits to {commitment[:16]}…, but {self.commitment[:16]}… was shown"
+                " before this seat contributed (the secret seed was changed)"
+            )
+
+    def _contributed(self, seat: str, contribution: str) -> None:
+        if seat == self.seat and self.contribution not in (None, contribution):
+            self._unfair(
+                f"the log gives this seat's contribution as {contribution[:16]}…, but it sent"
+                f" {str(self.contribution)[:16]}…"
+            )
+        self.contributed.setdefault(seat, contribution)
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """The seats whose contributions to the committed dice and shuffles are not in yet
+        (empty for a game without them, and once all are in)."""
+        if self.commitment is None:
+            return []
+        return [s for s in self.committed_seats if s not in self.contributed]
+
+    def _contribute(self) -> None:
+        """Draw this seat's contribution here and send it, once the commitment was shown and
+        the game waits for it."""
+        if (
+            not self.contribute
+            or self.seat is None
+            or self.seat not in self.waiting_for
+            or self.contribution is not None
+            or self.contribution_refused is not None
+        ):
+            return
+        contribution = draw_contribution()
+        self.contribution_request = self.send_contribution(contribution)
+        self.contribution = contribution
 
     # ---- requests ---------------------------------------------------------------------
     def _send(self, request: dict[str, Any]) -> str:
@@ -164,6 +249,13 @@ class Client:
     def moves(self, commands: list[Command]) -> str:
         return self._send(
             {"kind": "moves", "moves": [c.to_dict() for c in commands], "at": self.seq}
+        )
+
+    def send_contribution(self, contribution: str) -> str:
+        """Send a contribution to the committed dice and shuffles, made against the commitment
+        shown (a client draws and sends its seat's own by itself: ``contribute``)."""
+        return self._send(
+            {"kind": "contribute", "contribution": contribution, "commitment": self.commitment}
         )
 
     def answer(self, qid: str, value: Any) -> str:

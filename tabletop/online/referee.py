@@ -43,7 +43,8 @@ from redis.retry import Retry
 
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from rules_assist.procedures import ChoiceNeeded
-from tabletop.core import TableError, bot_actor, command_from_dict
+from tabletop.core import CommandError, TableError, bot_actor, command_from_dict
+from tabletop.core.randomness import CommittedDerivation, Contribute, Reveal, draw_contribution
 from tabletop.modules import ModuleError, find_module
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.revisions import module_for_game
@@ -68,6 +69,7 @@ from .streams import (
 )
 
 BLOCK_MS = 500
+REFEREE = "referee"  # who writes the reveal
 RECONNECT_S = 120.0  # how long the referee waits for a Redis that went away
 
 
@@ -96,9 +98,11 @@ class Referee:
         bot_name: str | None = None,
         seed: int = 0,
         say: Callable[[str], None] = print,
+        reveal: bool = False,
     ) -> None:
         self.path = Path(path)
         self.say = say
+        self.reveal = reveal
         probe = Game.open(self.path, writable=False)
         header = probe.header
         probe.close()
@@ -116,8 +120,8 @@ class Referee:
         self.header = self.session.header
         self.seats = [s.id for s in self.header.seats]
         self.driver = Driver(self.game, self.table)
-        self.sidecar = self.path.with_name(self.path.name + ".online")
-        saved = self._read_sidecar()
+        self.sidecar = sidecar_of(self.path)
+        saved = read_sidecar(self.sidecar)
         self.name = check_name(name or saved.get("game") or _default_name(self.path))
         if saved.get("game") not in (None, self.name):
             raise OnlineError(f"{path} is hosted as {saved['game']!r}; give that --name")
@@ -145,15 +149,6 @@ class Referee:
         self._until: Callable[[], bool] | None = None
 
     # ---- bookkeeping beside the file ---------------------------------------------------
-    def _read_sidecar(self) -> dict[str, Any]:
-        if not self.sidecar.exists():
-            return {}
-        try:
-            value = json.loads(self.sidecar.read_text())
-        except (ValueError, RecursionError):
-            raise OnlineError(f"{self.sidecar}: not the referee's bookkeeping") from None
-        return value if isinstance(value, dict) else {}
-
     def _write_sidecar(self, pending: tuple[str, str] | None) -> None:
         record = {
             "game": self.name,
@@ -162,23 +157,14 @@ class Referee:
             "entries": len(self.table.entries),
             "pending": list(pending) if pending else None,
         }
-        atomic_write_text(self.sidecar, json.dumps(record, indent=1) + "\n", replace=True)
-        self.sidecar.chmod(0o600)
+        write_sidecar(self.sidecar, record)
 
     # ---- users and addresses -----------------------------------------------------------
     def open_seats(self) -> dict[str | None, Address]:
         """Make (or keep) each viewer's ACL user; the join address of each."""
-        addresses: dict[str | None, Address] = {}
-        for viewer in self.viewers:
-            user = user_name(self.name, viewer)
-            password = self.passwords.get(user)
-            if password is None:
-                password = self.passwords[user] = secrets.token_urlsafe(18)
-            self.redis.execute_command(
-                "ACL", "SETUSER", user, *seat_rules(self.name, viewer, password)
-            )
-            addresses[viewer] = Address(self.host, self.port, user, password, self.name, viewer)
-        self.redis.execute_command("ACL", "SAVE")
+        addresses = open_users(
+            self.redis, self.name, self.viewers, self.passwords, self.host, self.port
+        )
         self._write_sidecar(None)
         return addresses
 
@@ -246,6 +232,7 @@ class Referee:
         question waiting for its answer then is dropped with its request, run again later)."""
         self._until = until
         self._retry(self.publish)
+        self._bots_contribute()
         failed: set[tuple[str, str]] = set()
         version = None
         while until is None or not until():
@@ -254,10 +241,13 @@ class Referee:
                 version, failed = self.table.state.version, set()
             try:
                 if player == TERMINAL:
+                    self._reveal()
                     self._announce_over()
                     if stop_when_over:
                         return
                     time.sleep(BLOCK_MS / 1000)
+                elif self.contributions_missing():
+                    self._serve_requests()  # nothing is drawn before every seat's is in
                 elif player == CHANCE or player in self.bots:
                     self._local_turn(player, failed)
                     self.publish()
@@ -279,6 +269,53 @@ class Referee:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
+
+    # ---- committed dice and shuffles (docs/fairness.md) -----------------------------------
+    def _committed(self) -> CommittedDerivation | None:
+        derivation = self.table.random.derivation
+        return derivation if isinstance(derivation, CommittedDerivation) else None
+
+    def contributions_missing(self) -> list[str]:
+        """The seats whose contributions to the committed dice and shuffles are not in yet."""
+        derivation = self._committed()
+        if derivation is None or derivation.revealed_at is not None:
+            return []
+        return derivation.missing
+
+    def revealed(self) -> int | None:
+        """The entry that revealed the secret seed, or None."""
+        derivation = self._committed()
+        return derivation.revealed_at if derivation is not None else None
+
+    def _bots_contribute(self) -> None:
+        """The referee's bots' seats contribute: drawn here, as the seats' clients draw theirs."""
+        for seat in self.contributions_missing():
+            if seat in self.bots:
+                self.table.chance(Contribute(seat, draw_contribution()), seat)
+        self._retry(self.publish)
+
+    def _contribute(self, seat: str, request_id: str, request: dict[str, Any]) -> None:
+        """A seat's contribution, sent by its client: the same 'contribute' entry as
+        ``tabletop contribute`` writes; refused (a repeated or late one, one of the wrong size)
+        with the table's own reason."""
+        derivation = self._committed()
+        shown = request.get("commitment")
+        if derivation is not None and shown is not None and shown != derivation.commitment:
+            self.refuse(seat, request_id, "contribution refused: made against another commitment")
+            return
+        try:
+            self.table.chance(Contribute(seat, request.get("contribution")), seat)  # type: ignore[arg-type]
+        except CommandError as exc:
+            self.refuse(seat, request_id, f"contribution refused: {exc}")
+
+    def _reveal(self) -> None:
+        """With ``reveal``, at the end: the secret seed, as ``tabletop reveal`` writes it."""
+        derivation = self._committed()
+        if not self.reveal or derivation is None or derivation.secret is None:
+            return
+        if derivation.revealed_at is None:
+            self.table.chance(Reveal(derivation.secret.hex()), REFEREE)
+            self._retry(self.publish)
 
     def _announce_over(self) -> None:
         for viewer in self.viewers:
@@ -336,7 +373,9 @@ class Referee:
                 self.cursors[seat] = request_id
                 if request.get("kind") == "answer" and request.get("qid") == qid:
                     return request.get("answer")
-                if request.get("kind") != "answer":
+                if request.get("kind") == "contribute":
+                    self._contribute(seat, request_id, request)  # a late one: refused
+                elif request.get("kind") != "answer":
                     self.refuse(seat, request_id, "a question is waiting for your answer first")
 
     def _read(self, positions: Mapping[str, str]) -> list[tuple[str, dict[str, Any]]]:
@@ -378,6 +417,18 @@ class Referee:
             return
         if kind == "answer":
             return  # an answer to a question no longer asked
+        if kind == "contribute":
+            self._contribute(seat, request_id, request)
+            return
+        missing = self.contributions_missing()
+        if missing:
+            self.refuse(
+                seat,
+                request_id,
+                "the game waits for every seat's contribution to the dice and shuffles first"
+                f" (missing: {', '.join(missing)})",
+            )
+            return
         at = request.get("at")
         if at is not None and at != len(self.table.entries):
             self.refuse(seat, request_id, f"the table moved on since entry {at}: look again")
@@ -452,6 +503,54 @@ def _restart_cursors(saved: Mapping[str, Any], entries: int) -> dict[str, str]:
         seat, request_id = pending
         cursors[seat] = request_id
     return cursors
+
+
+def sidecar_of(path: str | os.PathLike[str]) -> Path:
+    """The referee's bookkeeping beside a game's file (``FILE.online``)."""
+    path = Path(path)
+    return path.with_name(path.name + ".online")
+
+
+def read_sidecar(sidecar: Path) -> dict[str, Any]:
+    if not sidecar.exists():
+        return {}
+    try:
+        value = json.loads(sidecar.read_text())
+    except (ValueError, RecursionError):
+        raise OnlineError(f"{sidecar}: not the referee's bookkeeping") from None
+    return value if isinstance(value, dict) else {}
+
+
+def write_sidecar(sidecar: Path, record: Mapping[str, Any]) -> None:
+    """Write the bookkeeping whole or not at all, readable by its owner only (a new file is
+    made so, empty, before anything is written into it)."""
+    if not sidecar.exists():
+        atomic_write_text(sidecar, "{}\n")
+        sidecar.chmod(0o600)
+    atomic_write_text(sidecar, json.dumps(record, indent=1) + "\n", replace=True)
+    sidecar.chmod(0o600)
+
+
+def open_users(
+    client: redis.Redis,
+    name: str,
+    viewers: Iterable[str | None],
+    passwords: dict[str, str],
+    host: str,
+    port: int,
+) -> dict[str | None, Address]:
+    """Make (or keep) each viewer's ACL user, with a fresh password the first time (kept in
+    ``passwords``); the join address of each."""
+    addresses: dict[str | None, Address] = {}
+    for viewer in viewers:
+        user = user_name(name, viewer)
+        password = passwords.get(user)
+        if password is None:
+            password = passwords[user] = secrets.token_urlsafe(18)
+        client.execute_command("ACL", "SETUSER", user, *seat_rules(name, viewer, password))
+        addresses[viewer] = Address(host, port, user, password, name, viewer)
+    client.execute_command("ACL", "SAVE")
+    return addresses
 
 
 def _default_name(path: Path) -> str:
