@@ -9,8 +9,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tabletop.persist import Game
-
 NO_DISPLAY = (
     "there is no display here to open a window on; for a picture of a game use "
     "'tabletop render FILE -o board.png' (or 'tabletop play --screenshot out.png')"
@@ -120,17 +118,14 @@ def join(address: str, size: tuple[int, int] | None = None) -> int:
     if not has_display():
         print(f"tabletop join: {NO_DISPLAY.split(';')[0]}; join with --bot", file=sys.stderr)
         return NO_DISPLAY_EXIT
-    from .online_session import OnlineSession, joined
-    from .window import MainWindow, application, module_for
+    from .window import MainWindow, application
 
-    client = joined(address)
     app = application()
     window = MainWindow()
     if size is not None:
         window.resize(*size)
-    session = OnlineSession(client, module_for(Game(client.table, client.header)))
-    window.show_online(session)
-    window.show()
+    window.show()  # a fair game's start is awaited in it (its status bar says so)
+    window.join_online(address)
     return app.exec()
 
 

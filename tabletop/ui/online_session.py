@@ -13,6 +13,12 @@ signal) and its answer goes back as a request.
 
 Undo, the dice tray, shuffles, the rules assistant's settings, notes and the session record
 belong to the referee's full table and are not offered here.
+
+A game whose dice and shuffles are committed (docs/fairness.md) takes each seat's random
+contribution: the client draws this seat's on this machine and sends it as soon as it has
+been shown the referee's commitment, and the status bar says so and that the game waits for
+the other seats' contributions. If the referee's commitment changes afterwards, or this
+seat's contribution is not in its log as it was sent, the window says so and stops reading.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from rules_assist.questions import Question
 from tabletop.core import Annotate, Command, Policy, Record
 from tabletop.core.commands import touched_by
 from tabletop.modules import Module
-from tabletop.online.client import Client
+from tabletop.online.client import Client, UnfairReferee
 from tabletop.online.streams import LOST, OnlineError
 from tabletop.persist import Game
 
@@ -36,6 +42,22 @@ from .session import TableSession
 
 POLL_MS = 30  # how often the seat's stream is read (each read returns at once)
 NOT_HERE = "{what} is the referee's, not a seat's, in a live game"
+WAITING = "waiting for the other seats' contributions to the dice and shuffles"
+
+
+def contribution_text(client: Client) -> str | None:
+    """What the status bar says of the committed dice's contributions while the game waits
+    for some (None once every seat's is in, or in a game without them)."""
+    missing = client.waiting_for
+    if not missing:
+        return None
+    others = [seat for seat in missing if seat != client.seat]
+    seat = client.seat
+    if seat is not None and (seat not in missing or client.contribution is not None):
+        if not others:
+            return "Your contribution was drawn here and sent: waiting for the referee to take it"
+        return f"Your contribution was drawn here and sent: {WAITING} ({', '.join(others)})"
+    return f"The game is {WAITING} ({', '.join(missing)})"
 
 
 class OnlineSession(TableSession):
@@ -56,10 +78,17 @@ class OnlineSession(TableSession):
         self.pending: dict[str, list[str]] = {}  # request id -> the pieces it moves
         self._errors_seen = len(client.errors)
         self._asked: set[str] = set()
+        self._contributions = contribution_text(client)  # what the game waits for, said
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
         self.timer.start()
+        if self._contributions is not None:  # said once the window shows the game
+            QTimer.singleShot(0, self._say_waiting)
+
+    def _say_waiting(self) -> None:
+        if self._contributions is not None:
+            self.message.emit(self._contributions)
 
     # ---- what is shown ---------------------------------------------------------------
     @property
@@ -91,6 +120,10 @@ class OnlineSession(TableSession):
         except LOST:
             self._set_connected(False)
             return 0
+        except UnfairReferee as exc:
+            self.timer.stop()  # nothing more is read from this referee
+            self.message.emit(f"{exc}: this window stopped following the game")
+            return 0
         except OnlineError as exc:
             self.message.emit(str(exc))
             return 0
@@ -99,7 +132,17 @@ class OnlineSession(TableSession):
             self._adopt()  # read again from the start (a digest that differed): a new table
         self._refusals()
         self._questions()
+        self._say_contributions()
         return read
+
+    def _say_contributions(self) -> None:
+        text = contribution_text(self.client)
+        if text != self._contributions:
+            if text is None:
+                self.message.emit("Every seat has contributed to the dice and shuffles")
+            else:
+                self.message.emit(text)
+            self._contributions = text
 
     def _set_connected(self, connected: bool) -> None:
         if connected != self.connected:
@@ -245,18 +288,32 @@ class OnlineSession(TableSession):
         self.client.close()
 
 
-def joined(address: str, timeout: float = 10.0) -> Client:
+def joined(
+    address: str,
+    timeout: float = 10.0,
+    waiting: Callable[[str], None] | None = None,
+    patience: float = 24 * 3600.0,
+) -> Client:
     """A client on the seat's stream once the game's header has arrived (OnlineError if it
-    does not within ``timeout`` seconds: no such game on that server)."""
+    does not within ``timeout`` seconds: no such game on that server). A game set up only once
+    every seat has contributed to its dice (``tabletop host --new ... --fair``) shows its
+    commitment first: this seat's contribution is drawn and sent, ``waiting`` is told what
+    the game waits for (after every read), and the header is awaited up to ``patience``."""
     client = Client(address)
     deadline = time.monotonic() + timeout
     try:
         while client.table is None:
+            if client.commitment is not None:
+                deadline = max(deadline, time.monotonic() + patience) if patience else deadline
+                patience = 0.0
             if time.monotonic() > deadline:
                 raise OnlineError(
                     f"game {client.address.game}: nothing on the server yet (is it hosted?)"
                 )
             client.poll(100)
+            text = contribution_text(client)
+            if waiting is not None and text is not None:
+                waiting(text)
     except LOST as exc:
         client.close()
         raise OnlineError(f"{client.address.host}:{client.address.port}: {exc}") from None

@@ -628,6 +628,21 @@ class MainWindow(QMainWindow):
         """Show a seat's view of a live game; its moves go to the referee as requests."""
         self.show_game(session.game, session.module, session)
 
+    def join_online(self, address: str) -> OnlineSession:
+        """Join a live game as the address's seat and show it (OnlineError if it cannot be
+        joined). A game waiting for the seats' contributions to its dice before it is set up
+        is said in the status bar while the window waits for it."""
+
+        def waiting(text: str) -> None:
+            self.statusBar().showMessage(text)
+            QApplication.processEvents()
+
+        client = joined(address, waiting=waiting)
+        self.statusBar().clearMessage()
+        session = OnlineSession(client, module_for(Game(client.table, client.header)))
+        self.show_online(session)
+        return session
+
     def host_online_dialog(self) -> None:
         """Game > Host online…: ask for the Redis server, then host the open game there."""
         if self.hosted is not None and self.hosted.running:
