@@ -160,7 +160,6 @@ class FairStart:
         self.cursors: dict[str, str] = {s: "0-0" for s in self.seats}
         self.cursors.update(saved.get("cursors", {}))
         self.viewers: list[str | None] = [*self.seats, None]
-        self._write()
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _write(self) -> None:
@@ -195,8 +194,9 @@ class FairStart:
 
     # ---- users and streams ---------------------------------------------------------------
     def open_seats(self) -> dict[str | None, Address]:
-        """Make (or keep) each viewer's ACL user and put the commitment on every viewer's
-        stream (before anyone has an address to contribute with); the join address of each."""
+        """Make (or keep) each viewer's ACL user, keep the seed in the bookkeeping, and put
+        the commitment on every viewer's stream (before anyone has an address to contribute
+        with); the join address of each. Nothing is written before the server has answered."""
         addresses = open_users(
             self.redis, self.name, self.viewers, self.passwords, self.host, self.port
         )

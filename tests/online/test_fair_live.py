@@ -222,7 +222,9 @@ def test_a_referee_restarted_while_waiting_keeps_its_seed_and_refuses_a_second_c
     assert stat.S_IMODE(bookkeeping.stat().st_mode) == 0o600
     host.kill()
     assert not path.exists()
-    addresses_again = host.start()  # the same command: it goes on with the waiting start
+    # started again on the file it is to write: it goes on with the start it waits for
+    host.command = [*HOST, "host", str(path), "--redis", redis_server.url]
+    addresses_again = host.start()
     assert addresses_again == addresses
     again = Client(addresses["red"])  # red's client started again: it has contributed already
     again.poll(200)
@@ -334,3 +336,33 @@ def test_public_stream_of_a_fair_start_names_every_contribution_once(
         if m["type"] == "contributed"
     ]
     assert sorted(told) == sorted(SEATS)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--new", "greenland", "-o", "new.jsonl"], "--new sets up a game with committed dice"),
+        (["--new", "greenland", "--fair"], "--new needs -o FILE"),
+        (["old.jsonl", "--fair"], "--fair is for a new game (--new MODULE)"),
+        (["--new", "greenland", "--fair", "-o", "old.jsonl"], "old.jsonl: already exists"),
+        (
+            ["--new", "greenland", "--fair", "-o", "new.jsonl", "--variant", "nonesuch"],
+            "greenland: the game cannot be set up: Greenland has no variant 'nonesuch'",
+        ),
+        (["--new", "nonesuch", "--fair", "-o", "new.jsonl"], "nonesuch"),
+        (["--new", "greenland", "--fair", "-o", "new.jsonl", "--seats", "3"], "127.0.0.1:1"),
+    ],
+)
+def test_host_new_bad_input_is_one_line_and_nothing_is_written(
+    args: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("old.jsonl").write_text("")
+    assert main(["host", *args, "--redis", "redis://referee:x@127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.jsonl"]
