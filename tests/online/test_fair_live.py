@@ -120,8 +120,7 @@ def fair_game(module_redis: RedisServer, tmp_path_factory: pytest.TempPathFactor
     spectator = Client(addresses[None])
     players = Players(addresses, SEATS)
     players.start_all()
-    while not spectator.over:
-        spectator.poll()
+    assert wait_for(lambda: spectator.poll() >= 0 and spectator.over, 240)
     players.join()
     out = host.finish()
     return {
