@@ -196,7 +196,9 @@ class BotClient(Client):
         self.sent_at = 0
         self.failed: set[tuple[str, str]] = set()
         self.failed_at = -1
-        self.sent_times: dict[int, float] = {}  # entry number seen -> when a request left
+        # entry number seen -> when the request made on it left (time.monotonic(), one clock
+        # for every process of the machine: the benchmark's parties each run in their own)
+        self.sent_times: dict[int, float] = {}
 
     def step(self) -> None:
         """Read the stream, then answer a question, or act when it is this seat's turn."""
@@ -228,6 +230,7 @@ class BotClient(Client):
             return
         action = self.bot.act(driver, self.seat, actions)
         self._sent_key = _key(action)
+        leaving = time.monotonic()
         if action.kind == MOVES:
             self.table.checker = self.game.checker()
             try:
@@ -241,7 +244,7 @@ class BotClient(Client):
         else:
             self.sent = self.act(action)
         self.sent_at = self.seq
-        self.sent_times[self.seq] = time.perf_counter()
+        self.sent_times[self.seq] = leaving
 
     def play(self, timeout: float = 600.0, until: Callable[[], bool] | None = None) -> None:
         """Play until the game is over (or ``until()``); OnlineError after ``timeout``."""
