@@ -17,7 +17,7 @@ import pytest
 from tabletop.persist import Game
 from tabletop.persist.pbem import read_private, seal
 from tabletop.persist.seatview import SeatView
-from tests.pbem.test_pbem import SEATS, Players
+from tests.pbem.test_pbem import SEATS, TESTS, Players
 
 COUNCIL = "Council of War (A2)"
 
@@ -207,3 +207,21 @@ def test_a2_a_question_file_received_twice_is_a_replay(greenland: Players) -> No
     )
     again = players.send("yellow")  # a lost question file is sent again: same question
     assert "a replay" in players.refused(players.folders["yellow"], again)
+
+
+def test_r5_a_procedure_missing_the_movers_own_answer_is_refused_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race's R5 share is the mover's own question: without it the request is refused with
+    the list, as 'tabletop run' refuses it, and nothing waits."""
+    monkeypatch.setenv("TABLETOP_RESOURCES", str(TESTS))  # tests/toy is the module 'toy'
+    players = Players(tmp_path, capsys, "toy", "--seed", "5")
+    players.play("red", "--run", "roll")
+    request = players.request("red", "--run", "advance")
+    before = (players.host / "pbem.json").read_bytes()
+    code, out, err = players.run("pbem", "receive", players.host, request)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "advance needs answers (nothing was written)" in err
+    assert "answer with --choice move=VALUE" in err
+    assert (players.host / "pbem.json").read_bytes() == before
+    assert _pending(players) is None
