@@ -88,6 +88,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-o", "--output", required=True, metavar="FOLDER", help="a new folder")
     s.add_argument("--seed", type=int, help="the dice's seed (default: drawn at random)")
     s.add_argument("--rules", default="advisory", choices=[m.value for m in Mode])
+    s.add_argument("--position", metavar="FILE", help="build the table a position file describes")
     s.add_argument("--fair", action="store_true", help="commit the dice (docs/fairness.md)")
     s.add_argument("--contribution", action="append", default=[], metavar="SEAT=HEX")
     s.add_argument(
@@ -217,10 +218,12 @@ def cmd_start(args: argparse.Namespace) -> int:
                 seed=seed,
                 path=folder / GAME,
                 policy=Policy(Mode(args.rules)),
+                position=args.position,
                 **fair,
             )
         except TableError as exc:
-            raise CliError(new_game_hint(exc) if fair else str(exc)) from None
+            text = new_game_hint(exc) if fair else str(exc)
+            raise CliError(f"{args.position}: {text}" if args.position else text) from None
         game.close()
         seats = [s.id for s in game.header.seats]
         missing = [s for s in seats if s not in by_seat]

@@ -225,3 +225,68 @@ def test_r5_a_procedure_missing_the_movers_own_answer_is_refused_not_kept(
     assert "answer with --choice move=VALUE" in err
     assert (players.host / "pbem.json").read_bytes() == before
     assert _pending(players) is None
+
+
+# F: red's two hunters and green's one on the Shark, in the negotiations (tests/greenland's
+# MARRIAGE position)
+SHARED_SHARK = """
+phase = "negotiation"
+[rows.south]
+warm = ["Shark"]
+[cultures.red]
+unassigned = 1
+hunters = {Shark = 2}
+[cultures.green]
+unassigned = 1
+elders = {4 = 1}
+hunters = {Shark = 1}
+"""
+
+
+def _shark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Players:
+    position = tmp_path / "shark.toml"
+    position.write_text(SHARED_SHARK)
+    return Players(tmp_path, capsys, "greenland", "--seed", "1", "--position", position)
+
+
+def test_f_leaving_waits_for_the_consent_of_green_by_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    players = _shark(tmp_path, capsys)
+    request = players.request("red", "--run", "leave --card Shark")
+    said = players.ok("pbem", "receive", players.host, request)
+    assert "waiting for green's answer to 'consent_green' (Green: let Red leave Shark (F)?)" in said
+    _waits(players, "green")
+    answer = players.request("green", "--answer", "consent_green=yes")
+    assert "applied with green's answer" in players.ok("pbem", "receive", players.host, answer)
+    players.deliver()
+    with players.game() as game:
+        label = game.table.entries[-1].command.label
+        assert "everyone present agrees (F)" in label and label.endswith("2 unassigned")
+        for seat in SEATS:
+            view = SeatView(game.table, seat)
+            view.follow()
+            with players.copy(seat) as copy:
+                assert copy.state.digest() == view.state.digest()
+
+
+def test_f_green_refuses_its_consent_and_the_request_is_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """F: without everyone's consent a culture does not leave: green's 'no' is taken, red's
+    request is refused by the rules, nothing is applied and nothing waits any more."""
+    players = _shark(tmp_path, capsys)
+    with players.game() as game:
+        before = game.state.digest()
+    request = players.request("red", "--run", "leave --card Shark")
+    players.ok("pbem", "receive", players.host, request)
+    _waits(players, "green")
+    answer = players.request("green", "--answer", "consent_green=no")
+    said = players.ok("pbem", "receive", players.host, answer)
+    assert "green's answer taken, but red's request 1 (leave) is refused" in said
+    assert "leaving needs the consent of everyone present (F)" in said
+    assert _pending(players) is None
+    with players.game() as game:
+        assert game.state.digest() == before
+    again = players.request("red", "--run", "leave --card Shark")  # red may ask again
+    assert "waiting for green's answer" in players.ok("pbem", "receive", players.host, again)
