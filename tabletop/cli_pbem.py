@@ -691,11 +691,9 @@ def _receive_answer(
             f" {_question_text(pending)}: send {pending['waiting']} its turn file"
         )
         return 0
-    except PbemError:
-        if part.exists():
-            part.unlink()
-        raise
-    except (CommandError, TableError) as exc:
+    except (PbemError, CommandError, TableError) as exc:
+        # refused with this seat's answer: by the rules, or (a path only these answers open)
+        # on another seat's question the mover's request had answered
         if part.exists():
             part.unlink()
         state["pending"] = None
