@@ -516,7 +516,8 @@ def _question_for(question: dict[str, Any], alias: dict[str, str]) -> dict[str, 
     seen["options"] = [word(o) for o in seen["options"]]
     seen["alternatives"] = [word(o) for o in seen["alternatives"]]
     seen["groups"] = [[word(g), n] for g, n in seen["groups"]]
-    seen["labels"] = [[word(o), word(t)] for o, t in seen["labels"]]
+    # a label names its option for people: a piece the seat cannot see keeps its stand-in
+    seen["labels"] = [[word(o), word(o) if word(o) != o else word(t)] for o, t in seen["labels"]]
     return seen
 
 

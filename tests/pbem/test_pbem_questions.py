@@ -252,11 +252,17 @@ def _shark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Players:
 def test_f_leaving_waits_for_the_consent_of_green_by_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Green has not had red's last move yet: its turn file carries that entry and the
+    question together."""
     players = _shark(tmp_path, capsys)
+    players.play("red", "--move", "cube-red-3", "--to", "hunters_red", everyone=False)
     request = players.request("red", "--run", "leave --card Shark")
     said = players.ok("pbem", "receive", players.host, request)
     assert "waiting for green's answer to 'consent_green' (Green: let Red leave Shark (F)?)" in said
-    _waits(players, "green")
+    turn = players.send("green")
+    said = players.ok("pbem", "receive", players.folders["green"], turn)
+    assert "entries 11..11 received (green's copy)" in said
+    assert "Green: let Red leave Shark (F)? (choice 'consent_green': yes or no)" in said
     answer = players.request("green", "--answer", "consent_green=yes")
     assert "applied with green's answer" in players.ok("pbem", "receive", players.host, answer)
     players.deliver()
