@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.persist import Game
-from tabletop.persist.pbem import read_private, seal
+from tabletop.persist.pbem import read_envelope, read_private, seal
 from tabletop.persist.seatview import SeatView
 from tests.pbem.test_pbem import SEATS, TESTS, Players
 
@@ -32,10 +32,19 @@ def _pending(players: Players) -> dict | None:
 
 
 def _waits(players: Players, seat: str) -> Path:
-    """The seat's turn file with the question, taken in by the seat."""
+    """The seat's turn file with the question, taken in by the seat. The question is sealed to
+    the seat, and names no piece that is not on the seat's own copy (hidden stays hidden)."""
     turn = players.send(seat)
     said = players.ok("pbem", "receive", players.folders[seat], turn)
     assert "asks you" in said
+    state = json.loads((players.folders[seat] / "pbem.json").read_text())
+    envelope, _, _ = read_envelope(turn)
+    question = envelope.open(read_private(state["key"]))["question"]
+    assert question == state["question"]
+    with players.game() as game, players.copy(seat) as copy:
+        for asked in question["questions"]:
+            named = [*asked["options"], *(group for group, _ in asked["groups"])]
+            assert all(o in copy.state.pieces for o in named if o in game.state.pieces)
     return turn
 
 
