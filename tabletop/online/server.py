@@ -339,46 +339,65 @@ class RedisCluster:
         raise ServerError(f"no node serves slot {slot}")
 
     def move_slot(self, slot: int, to: RedisServer, timeout: float = 30.0) -> None:
-        """Move one slot with its keys to the node ``to`` (what resharding does: the slot
-        marked importing and migrating, its keys MIGRATEd, then given to ``to`` on every
-        node). Clients of the old node get MOVED replies from then on."""
-        source = self.node_of_slot(slot)
-        if source is to:
-            return
-        src, dst = self.admin(source), self.admin(to)
+        """Move one slot with its keys to the node ``to``, as resharding does: the slot marked
+        importing and migrating (``start_move``), its keys MIGRATEd (``migrate_keys``), then
+        given to ``to`` on every node (``finish_move``). Clients of the old node get MOVED
+        replies from then on; while it moves, ASK or TRYAGAIN."""
+        source = self.start_move(slot, to)
+        if source is not to:
+            self.migrate_keys(slot, source, to)
+            self.finish_move(slot, to, timeout)
+
+    def _id(self, node: RedisServer) -> str:
+        client = self.admin(node)
         try:
-            ids = {n: c.execute_command("CLUSTER", "MYID") for n, c in ((source, src), (to, dst))}
-            dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source])
-            src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[to])
-            while keys := src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            return str(client.execute_command("CLUSTER", "MYID"))
+        finally:
+            client.close()
+
+    def start_move(self, slot: int, to: RedisServer) -> RedisServer:
+        """Mark ``slot`` importing on ``to`` and migrating on the node serving it (returned)."""
+        source = self.node_of_slot(slot)
+        if source is not to:
+            dst, src = self.admin(to), self.admin(source)
+            try:
+                dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", self._id(source))
+                src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", self._id(to))
+            finally:
+                dst.close()
+                src.close()
+        return source
+
+    def migrate_keys(
+        self, slot: int, source: RedisServer, to: RedisServer, keys: list[str] | None = None
+    ) -> None:
+        """MIGRATE ``keys`` (all the slot's keys still on ``source`` when None) to ``to``."""
+        src = self.admin(source)
+        auth = ["AUTH2", ADMIN, self._secret(ADMIN_PASSWORD_FILE)]
+        try:
+            while batch := keys or src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
                 src.execute_command(
-                    "MIGRATE",
-                    "127.0.0.1",
-                    to.port,
-                    "",
-                    0,
-                    5000,
-                    "AUTH2",
-                    ADMIN,
-                    self._secret(ADMIN_PASSWORD_FILE),
-                    "KEYS",
-                    *keys,
+                    "MIGRATE", "127.0.0.1", to.port, "", 0, 5000, *auth, "KEYS", *batch
                 )
-            for client in (dst, src):
-                client.execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to])
-            for node in self.nodes:
-                if node is not source and node is not to:
-                    other = self.admin(node)
-                    other.execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to])
-                    other.close()
-            deadline = time.monotonic() + timeout
-            while self.node_of_slot(slot) is not to:
-                if time.monotonic() > deadline:
-                    raise ServerError(f"slot {slot} did not move in {timeout:.0f} s")
-                time.sleep(0.05)
+                if keys is not None:
+                    return
         finally:
             src.close()
-            dst.close()
+
+    def finish_move(self, slot: int, to: RedisServer, timeout: float = 30.0) -> None:
+        """Give ``slot`` to ``to`` on every node (``to`` first) and wait until it is so."""
+        owner = self._id(to)
+        for node in sorted(self.nodes, key=lambda n: n is not to):
+            client = self.admin(node)
+            try:
+                client.execute_command("CLUSTER", "SETSLOT", slot, "NODE", owner)
+            finally:
+                client.close()
+        deadline = time.monotonic() + timeout
+        while self.node_of_slot(slot) is not to:
+            if time.monotonic() > deadline:
+                raise ServerError(f"slot {slot} did not move in {timeout:.0f} s")
+            time.sleep(0.05)
 
     def stop(self) -> None:
         for node in self.nodes:

@@ -10,17 +10,32 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
+from tabletop.cli import main
 from tabletop.online.client import Client
-from tabletop.online.referee import Referee
+from tabletop.online.referee import Referee, wait_for
 from tabletop.online.server import RedisCluster, RedisServer, cluster_info
-from tabletop.online.streams import public_key, referee_key, request_key, seat_key, user_name
-from tests.online.helpers import Players, check_game, new_greenland, run_referee
+from tabletop.online.streams import (
+    Address,
+    public_key,
+    referee_key,
+    request_key,
+    seat_key,
+    user_name,
+)
+from tests.online.helpers import (
+    Players,
+    check_game,
+    new_greenland,
+    run_referee,
+    stream_messages,
+)
 
 SEATS = ["red", "green"]
 
@@ -215,6 +230,62 @@ def test_the_games_slot_moved_mid_game_the_referee_and_clients_follow_it_to_the_
     old = module_cluster.admin(first)
     assert old.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot_of(module_cluster, name)) == 0
     old.close()
+
+
+def test_a_write_while_the_games_keys_are_half_moved_waits_and_lands_once_on_the_new_node(
+    module_cluster: RedisCluster, tmp_path: Path
+) -> None:
+    """Red's stream is migrated first, the rest of the slot later: meanwhile the referee's
+    message for red gets ASK replies (it waits) and red's reads too; once the slot is given to
+    the new node, both follow the MOVED reply, and the message is there once."""
+    source, target = module_cluster.nodes[0], module_cluster.nodes[2]
+    name = names_on_each_node(module_cluster, "half")[source.port]
+    slot = slot_of(module_cluster, name)
+    path = new_greenland(tmp_path / "game.jsonl", SEATS, seed=9)
+    said: list[str] = []
+    referee = Referee(path, module_cluster.url, name=name, say=said.append)
+    addresses = referee.open_seats()
+    referee.publish()
+    red = Client(addresses["red"])
+    red.poll(0)
+    assert red.table is not None
+    assert module_cluster.start_move(slot, target) is source
+    module_cluster.migrate_keys(slot, source, target, [seat_key(name, "red")])
+    text = "a refusal written while the game's slot moves"
+    refusal = threading.Thread(target=referee.refuse, args=("red", "1-0", text), daemon=True)
+    refusal.start()
+    assert red.poll(0) == 0 and red.errors == []  # ASK: nothing read on the old node
+    module_cluster.migrate_keys(slot, source, target)
+    module_cluster.finish_move(slot, target)
+    refusal.join(60)
+    assert not refusal.is_alive()
+    assert said == [f"game {name}: its slot {slot} is now on 127.0.0.1:{target.port}"]
+    assert wait_for(lambda: red.poll(0) > 0 or bool(red.errors), 30)
+    assert red.errors == [("1-0", text)] and red.port == target.port
+    assert red.problems == [] and red.seq == len(referee.table.entries)
+    admin = module_cluster.admin(target)
+    errors = [m for m in stream_messages(admin, seat_key(name, "red")) if m["type"] == "error"]
+    assert errors == [{"type": "error", "request": "1-0", "text": text}]
+    admin.close()
+    red.close()
+    referee.close()
+
+
+def test_host_on_the_command_line_names_the_games_node_and_gives_its_addresses(
+    module_cluster: RedisCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    third = module_cluster.nodes[2]
+    name = names_on_each_node(module_cluster, "cli")[third.port]
+    path = new_greenland(tmp_path / "game.jsonl", SEATS, seed=4)
+    code = main(
+        ["host", str(path), "--redis", module_cluster.url, "--name", name, "--bots", "red,green"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and f"game {name}: over after" in out
+    slot = slot_of(module_cluster, name)
+    assert f"slot {slot} on the node 127.0.0.1:{third.port}; join addresses:" in out
+    spectator = next(line.split(": ", 1)[1] for line in out.splitlines() if "spectator:" in line)
+    assert Address.parse(spectator.strip()).port == third.port
 
 
 def test_the_launcher_starts_a_cluster_prints_its_address_and_stops_it_on_ctrl_c(
