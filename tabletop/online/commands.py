@@ -53,7 +53,10 @@ def cmd_host(args: argparse.Namespace) -> int:
         referee = Referee(args.file, args.redis, args.name, bots, args.bot_name, args.seed)
         try:
             addresses = referee.open_seats()
-            print(f"game {referee.name} ({args.file}); join addresses:")
+            where = ""
+            if referee.slot is not None:  # a cluster: the node that owns the game's slot
+                where = f", slot {referee.slot} on the node {referee.host}:{referee.port}"
+            print(f"game {referee.name} ({args.file}){where}; join addresses:")
             for viewer, address in addresses.items():
                 if viewer not in referee.bots:
                     print(f"  {viewer or 'spectator'}: {address}")
