@@ -36,6 +36,7 @@ from tabletop.persist.seatview import ViewDigests
 
 from .streams import (
     LOST,
+    MOVING,
     Address,
     OnlineError,
     decode,
@@ -44,6 +45,8 @@ from .streams import (
     request_key,
     view_key,
 )
+
+MOVING_S = 60.0  # how long a request waits for a cluster's slot to settle on a node
 
 
 class UnfairReferee(OnlineError):
@@ -57,9 +60,7 @@ class Client:
     ) -> None:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
-        self.redis = redis.Redis(
-            host=a.host, port=a.port, username=a.user, password=a.password, decode_responses=True
-        )
+        self.redis = self._connect(a.host, a.port)
         try:
             self.redis.ping()
         except redis.exceptions.AuthenticationError:
@@ -91,6 +92,24 @@ class Client:
         self.unfair: str | None = None
         self._reset()
 
+    def _connect(self, host: str, port: int) -> redis.Redis:
+        """The seat's connection to ``host:port`` (the join address's, or the node of a
+        cluster that serves the game's slot now: the seat's user is on every node)."""
+        self.host, self.port = host, port
+        a = self.address
+        return redis.Redis(
+            host=host, port=port, username=a.user, password=a.password, decode_responses=True
+        )
+
+    def _moving(self, error: Exception) -> None:
+        """The game's slot is moving to another node of a cluster: follow a MOVED reply to
+        the node it names; otherwise (its keys half moved) wait a moment."""
+        if isinstance(error, redis.exceptions.MovedError):
+            old, self.redis = self.redis, self._connect(error.host, error.port)
+            old.close()
+        else:
+            time.sleep(0.05)
+
     def _reset(self) -> None:
         self.last_id = "0-0"
         self.table = None
@@ -108,7 +127,11 @@ class Client:
         if self.unfair is not None:
             raise UnfairReferee(self.unfair)
         wait = self.block_ms if block_ms is None else block_ms
-        found = self.redis.xread({self.stream: self.last_id}, block=wait or None, count=500)
+        try:
+            found = self.redis.xread({self.stream: self.last_id}, block=wait or None, count=500)
+        except MOVING as error:  # nothing read: read again on the slot's node
+            self._moving(error)
+            return 0
         read = 0
         for _key, messages in found or []:
             for message_id, fields in messages:
@@ -237,7 +260,17 @@ class Client:
     def _send(self, request: dict[str, Any]) -> str:
         if self.requests is None:
             raise OnlineError("a spectator sends no requests")
-        return str(self.redis.xadd(self.requests, encode({"seat": self.seat, **request})))
+        message = encode({"seat": self.seat, **request})
+        deadline = time.monotonic() + MOVING_S
+        while True:
+            try:
+                return str(self.redis.xadd(self.requests, message))
+            except MOVING as error:  # not added: add it on the slot's node
+                if time.monotonic() > deadline:
+                    raise OnlineError(
+                        f"the game's slot did not settle in {MOVING_S:.0f} s"
+                    ) from None
+                self._moving(error)
 
     def act(self, action: Action) -> str:
         """Ask for one of the seat's actions, made on the table as it is after entry
@@ -288,7 +321,9 @@ class BotClient(Client):
         self.sent_at = 0
         self.failed: set[tuple[str, str]] = set()
         self.failed_at = -1
-        self.sent_times: dict[int, float] = {}  # entry number seen -> when a request left
+        # entry number seen -> when the request made on it left (time.monotonic(), one clock
+        # for every process of the machine: the benchmark's parties each run in their own)
+        self.sent_times: dict[int, float] = {}
 
     def step(self) -> None:
         """Read the stream, then answer a question, or act when it is this seat's turn."""
@@ -320,6 +355,7 @@ class BotClient(Client):
             return
         action = self.bot.act(driver, self.seat, actions)
         self._sent_key = _key(action)
+        leaving = time.monotonic()
         if action.kind == MOVES:
             self.table.checker = self.game.checker()
             try:
@@ -333,7 +369,7 @@ class BotClient(Client):
         else:
             self.sent = self.act(action)
         self.sent_at = self.seq
-        self.sent_times[self.seq] = time.perf_counter()
+        self.sent_times[self.seq] = leaving
 
     def play(self, timeout: float = 600.0, until: Callable[[], bool] | None = None) -> None:
         """Play until the game is over (or ``until()``); OnlineError after ``timeout``."""

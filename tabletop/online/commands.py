@@ -11,12 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import redis
-
-from .client import BotClient
-from .fairstart import FairStart, setup_record, waiting_start
-from .referee import Referee
-from .streams import Address, OnlineError
+# Redis's client library is imported by the commands that talk to a server, not here: this
+# module's parsers are built for every run of ``tabletop``, and importing redis costs more
+# start-up than the window's own table (redis-py loads its asyncio and cluster clients).
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -87,6 +84,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def _setup_of(args: argparse.Namespace) -> dict[str, Any] | None:
     """The new game's options given with --new (None without it)."""
+    from .fairstart import setup_record
+    from .streams import OnlineError
+
     if args.new is None:
         for option in ("output", "fair", "seats", "game_seed"):
             if getattr(args, option):
@@ -116,9 +116,9 @@ def _setup_of(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _print_addresses(
-    name: str, path: str, addresses: dict[str | None, Address], bots: list[str]
+    name: str, path: str, addresses: dict[str | None, Any], bots: list[str], where: str = ""
 ) -> None:
-    print(f"game {name} ({path}); join addresses:")
+    print(f"game {name} ({path}){where}; join addresses:")
     for viewer, address in addresses.items():
         if viewer not in bots:
             print(f"  {viewer or 'spectator'}: {address}")
@@ -129,6 +129,9 @@ def _fair_start(args: argparse.Namespace, path: str, bots: list[str]) -> bool:
     """A game still to be set up once the seats' contributions are in (--new, or a start
     waiting in the bookkeeping): publish the commitment, gather them, set the game up; True
     when the join addresses were printed."""
+    from .fairstart import FairStart, waiting_start
+    from .streams import OnlineError
+
     setup = _setup_of(args)
     exists = Path(path).exists()
     if setup is not None and exists and not waiting_start(path):
@@ -150,6 +153,11 @@ def _fair_start(args: argparse.Namespace, path: str, bots: list[str]) -> bool:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    import redis
+
+    from .referee import Referee
+    from .streams import OnlineError
+
     bots = [s for s in args.bots.split(",") if s]
     path = args.output if args.new is not None else args.file
     try:
@@ -160,7 +168,10 @@ def cmd_host(args: argparse.Namespace) -> int:
         try:
             addresses = referee.open_seats()
             if not printed:
-                _print_addresses(referee.name, path, addresses, list(referee.bots))
+                where = ""
+                if referee.slot is not None:  # a cluster: the node that owns the game's slot
+                    where = f", slot {referee.slot} on the node {referee.host}:{referee.port}"
+                _print_addresses(referee.name, path, addresses, list(referee.bots), where)
             referee.run(stop_when_over=not args.keep)
             print(f"game {referee.name}: over after {len(referee.table.entries)} entries")
             if referee.reveal and referee.revealed() is not None:
@@ -173,6 +184,11 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    import redis
+
+    from .client import BotClient
+    from .streams import OnlineError
+
     if not args.bot:
         raise OnlineError("the window joins a live game through `tabletop join` (tabletop/cli.py)")
     try:

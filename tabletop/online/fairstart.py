@@ -48,10 +48,12 @@ from .referee import (
     BLOCK_MS,
     RECONNECT_S,
     _default_name,
+    cluster_nodes,
     connect,
     open_users,
     read_sidecar,
     sidecar_of,
+    slot_owner,
     write_sidecar,
 )
 from .streams import (
@@ -154,8 +156,10 @@ class FairStart:
         self.contributions: dict[str, str] = {}
         for seat in order:
             self._take(seat, waiting["contributions"][seat])
+        self.url = url
         self.redis = connect(url, decode_responses=True)
         self.host, self.port = server_of(url)[:2]
+        self.nodes: list[tuple[str, int]] | None = None
         self.passwords: dict[str, str] = dict(saved.get("passwords", {}))
         self.cursors: dict[str, str] = {s: "0-0" for s in self.seats}
         self.cursors.update(saved.get("cursors", {}))
@@ -197,8 +201,21 @@ class FairStart:
         """Make (or keep) each viewer's ACL user, keep the seed in the bookkeeping, and put
         the commitment on every viewer's stream (before anyone has an address to contribute
         with); the join address of each. Nothing is written before the server has answered."""
+        self.nodes = cluster_nodes(self.redis)
+        if self.nodes is not None:  # a cluster: the game's keys live on its slot's node
+            _slot, host, port = slot_owner(self.redis, self.name)
+            if (host, port) != (self.host, self.port):
+                old, self.redis = self.redis, connect(self.url, host, port, decode_responses=True)
+                old.close()
+                self.host, self.port = host, port
         addresses = open_users(
-            self.redis, self.name, self.viewers, self.passwords, self.host, self.port
+            self.redis,
+            self.url,
+            self.name,
+            self.viewers,
+            self.passwords,
+            (self.host, self.port),
+            self.nodes,
         )
         self._write()
         self._retry(self.publish)
