@@ -36,6 +36,7 @@ from typing import Any
 from tabletop.core import Mode, Policy, TableError
 from tabletop.core.randomness import (
     SCHEME,
+    SEED_BYTES,
     CommittedDerivation,
     Contribute,
     SecretSeed,
@@ -120,15 +121,26 @@ class FairStart:
         if waiting is None and setup is None:
             raise OnlineError(f"{path}: no such file (and no fair start waiting for it)")
         if waiting is not None:
-            if setup is not None and not _same_setup(waiting["setup"], setup):
+            try:
+                kept = {key: waiting["setup"][key] for key in SETUP_KEYS}
+                self.seed = SecretSeed(bytes.fromhex(waiting["secret"]))
+                order = list(waiting["contributions"])
+                if len(self.seed.secret) != SEED_BYTES or not all(
+                    isinstance(waiting["contributions"][seat], str) for seat in order
+                ):
+                    raise ValueError
+            except (KeyError, TypeError, ValueError, AttributeError):
                 raise OnlineError(
-                    f"{self.sidecar}: a start of {waiting['setup']['module']} with other options"
-                    " waits for its contributions; host it again with the same options, or"
-                    " name another file"
+                    f"{self.sidecar}: the fair start it keeps is damaged (not the referee's"
+                    " bookkeeping)"
+                ) from None
+            if setup is not None and not _same_setup(kept, setup):
+                raise OnlineError(
+                    f"{self.sidecar}: a start of {kept['module']} with other options waits for"
+                    " its contributions; host it again with the same options, or name another"
+                    " file"
                 )
-            self.setup = dict(waiting["setup"])
-            self.seed = SecretSeed(bytes.fromhex(waiting["secret"]))
-            order = list(waiting["contributions"])
+            self.setup = kept
         else:
             assert setup is not None
             self.setup = dict(setup)

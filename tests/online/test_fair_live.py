@@ -24,6 +24,7 @@ from rules_assist.driver import Action
 from tabletop.cli import main
 from tabletop.core.randomness import Contribute, commitment_of
 from tabletop.online.client import BotClient, Client, UnfairReferee
+from tabletop.online.fairstart import FairStart, setup_record
 from tabletop.online.referee import Referee, sidecar_of, wait_for
 from tabletop.online.server import RedisServer
 from tabletop.online.streams import Address, decode, public_key, request_key, view_key
@@ -365,3 +366,26 @@ def test_host_new_bad_input_is_one_line_and_nothing_is_written(
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.jsonl"]
+
+
+def test_a_waiting_start_given_other_options_or_kept_damaged_is_refused_in_one_line(
+    redis_server: RedisServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.jsonl"
+    setup = setup_record("greenland", "red,green", "two-player", 11)
+    start = FairStart(path, redis_server.url, "waits", setup)
+    start.open_seats()
+    start.close()
+    again = ["--redis", redis_server.url, "--name", "waits"]
+    other = ["host", "--new", "greenland", "--fair", "--seats", "red,green,yellow", "-o"]
+    assert main([*other, str(path), *again]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "a start of greenland with other options waits" in err and len(err.splitlines()) == 1
+    bookkeeping = sidecar_of(path)
+    record = json.loads(bookkeeping.read_text())
+    record["fair_start"]["secret"] = "not hex"
+    bookkeeping.write_text(json.dumps(record))
+    assert main(["host", str(path), *again]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "the fair start it keeps is damaged" in err and len(err.splitlines()) == 1
+    assert not path.exists()
