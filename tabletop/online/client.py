@@ -19,10 +19,12 @@ client's own view (the same turn driver as a local table, on the table the seat 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from rules_assist.driver import MOVES, TERMINAL, Action, Driver
 from rules_assist.questions import Question
@@ -45,13 +47,34 @@ from .streams import (
 )
 
 
+def connect(address: Address, timeout: float | None = None) -> redis.Redis:
+    """A connection with the seat's credentials. ``timeout`` (seconds): no command waits
+    longer for its reply (a frozen server is then a lost connection, TimeoutError), and a
+    failed command is not sent again on its own (an XADD whose reply was lost could
+    otherwise add the request twice)."""
+    options: dict[str, Any] = {}
+    if timeout is not None:
+        options = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+        options["retry"] = Retry(NoBackoff(), 0)
+    return redis.Redis(
+        host=address.host,
+        port=address.port,
+        username=address.user,
+        password=address.password,
+        decode_responses=True,
+        **options,
+    )
+
+
 class Client:
-    def __init__(self, address: Address | str, block_ms: int = 200) -> None:
+    """``timeout``: see ``connect`` (None: wait for Redis as long as it takes)."""
+
+    def __init__(
+        self, address: Address | str, block_ms: int = 200, timeout: float | None = None
+    ) -> None:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
-        self.redis = redis.Redis(
-            host=a.host, port=a.port, username=a.user, password=a.password, decode_responses=True
-        )
+        self.redis = connect(a, timeout)
         try:
             self.redis.ping()
         except redis.exceptions.AuthenticationError:
@@ -72,6 +95,7 @@ class Client:
         self.resyncs = 0
         self.over = False
         self.listeners: list[Callable[[Entry], None]] = []
+        self.on_resync: list[Callable[[], None]] = []  # told when the stream is read again
         self._reset()
 
     def _reset(self) -> None:
@@ -89,21 +113,27 @@ class Client:
         """Read what the stream has past the last message read (waiting up to ``block_ms``);
         how many messages were read."""
         wait = self.block_ms if block_ms is None else block_ms
-        found = self.redis.xread({self.stream: self.last_id}, block=wait or None, count=500)
+        return self.take(read_stream(self.redis, self.stream, self.last_id, wait))
+
+    def take(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> int:
+        """Apply messages read from the stream past ``last_id`` (its id and the decoded
+        message, in the stream's order); how many were taken. A message that does not fit
+        starts the stream again from the start (``resync``) and the rest are left."""
         read = 0
-        for _key, messages in found or []:
-            for message_id, fields in messages:
-                read += 1
-                self.last_id = message_id
-                if not self._take(decode(fields)):
-                    self.resync()
-                    return read
+        for message_id, message in messages:
+            read += 1
+            self.last_id = message_id
+            if not self._take(message):
+                self.resync()
+                return read
         return read
 
     def resync(self) -> None:
         """Read the whole stream again, from the start, onto an empty table."""
         self.resyncs += 1
         self._reset()
+        for listener in self.on_resync:
+            listener()
 
     def _take(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
@@ -173,6 +203,15 @@ class Client:
 
     def close(self) -> None:
         self.redis.close()
+
+
+def read_stream(
+    connection: redis.Redis, stream: str, after: str, block_ms: int = 0, count: int = 500
+) -> list[tuple[str, dict[str, Any]]]:
+    """The messages of ``stream`` past id ``after`` (waiting up to ``block_ms`` for one when
+    there are none; 0: not waiting), each as its id and its decoded message."""
+    found = connection.xread({stream: after}, block=block_ms or None, count=count)
+    return [(mid, decode(fields)) for _key, messages in found or [] for mid, fields in messages]
 
 
 def _game_of(header: Header) -> Any:

@@ -2,14 +2,24 @@
 
 ``OnlineSession`` is the window's ``TableSession`` for a seat of a game hosted on Redis. The
 table on screen is the client's view of the game (the seat's projection replayed entry by
-entry; a card the seat may not see is a back with a stand-in id), read from the seat's
-stream by a timer on the Qt thread that never waits (XREAD without BLOCK). Nothing is
-played on this table directly: a drag, a flip or a turn becomes a ``moves`` request to the
-referee and a procedure's button an ``action`` request; the referee runs them and the
-entries it appends come back on the stream like anyone else's. A refusal comes back as an
+entry; a card the seat may not see is a back with a stand-in id). The seat's stream is read
+on a thread of its own (``StreamThread``, tabletop/online/reader.py: XREAD BLOCK from its
+cursor, with its own connection) that hands each batch of decoded messages to the Qt thread
+by a queued signal; the Qt thread applies them to the client's table (``Client.take``) and
+the scene repaints, so the table is only ever touched on the Qt thread, and a slow or lost
+Redis never holds the window up. Nothing is played on this table directly: a drag, a flip
+or a turn becomes a ``moves`` request to the referee and a procedure's button an
+``action`` request; the referee runs them and the entries it appends come back on the
+stream like anyone else's. A refusal comes back as an
 ``error`` for the request: it is said in the status bar and the pieces moved go back where
 the table has them. A question for the seat is put in the question dialog (``question``
 signal) and its answer goes back as a request.
+
+Requests are sent from the Qt thread on the client's own connection: an XADD is one short
+round trip made on a player's gesture (never periodically), its reply (the request's id) is
+needed at once to put the pieces back if the referee refuses it, and the connection gives up
+after ``REQUEST_TIMEOUT`` (no request is sent while the reader knows Redis is away), so a
+frozen server holds a gesture up for at most that long.
 
 Undo, the dice tray, shuffles, the rules assistant's settings, notes and the session record
 belong to the referee's full table and are not offered here.
@@ -21,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from rules_assist.driver import MOVES, Action
 from rules_assist.questions import Question
@@ -29,13 +39,34 @@ from tabletop.core import Annotate, Command, Policy, Record
 from tabletop.core.commands import touched_by
 from tabletop.modules import Module
 from tabletop.online.client import Client
+from tabletop.online.reader import Batch, StreamReader
 from tabletop.online.streams import LOST, OnlineError
 from tabletop.persist import Game
 
 from .session import TableSession
 
-POLL_MS = 30  # how often the seat's stream is read (each read returns at once)
+REQUEST_TIMEOUT = 1.0  # seconds a request (an XADD from the Qt thread) may wait for Redis
 NOT_HERE = "{what} is the referee's, not a seat's, in a live game"
+
+
+class StreamThread(QThread):
+    """Runs a ``StreamReader`` on its own thread; its signals reach the Qt thread queued."""
+
+    batch = Signal(int, object)  # (generation, [(message id, message), ...])
+    connection = Signal(bool, str)  # the stream could (True) or could not (False, why) be read
+
+    def __init__(self, reader: StreamReader, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.reader = reader
+        self.setObjectName(f"reader {reader.stream}")
+
+    def run(self) -> None:
+        self.reader.run(self.batch.emit, self.connection.emit)
+
+    def stop(self) -> None:
+        """Stop reading and wait for the thread to end (within one block time)."""
+        self.reader.stop()
+        self.wait()
 
 
 class OnlineSession(TableSession):
@@ -56,10 +87,16 @@ class OnlineSession(TableSession):
         self.pending: dict[str, list[str]] = {}  # request id -> the pieces it moves
         self._errors_seen = len(client.errors)
         self._asked: set[str] = set()
-        self.timer = QTimer(self)
-        self.timer.setInterval(POLL_MS)
-        self.timer.timeout.connect(self.poll)
-        self.timer.start()
+        self.generation = 0  # batches read before the last "read again" are dropped
+        self.reader = StreamReader(client.address, client.stream, client.last_id)
+        client.on_resync.append(self._read_again)
+        self.reader_thread = StreamThread(self.reader, self)
+        self.reader_thread.batch.connect(self._take)
+        self.reader_thread.connection.connect(self._connection)
+        self.reader_thread.start()
+        # what joining read already (a question waiting for the seat), once the window
+        # showing this session has connected to it
+        QTimer.singleShot(0, self, self._take_read)
 
     # ---- what is shown ---------------------------------------------------------------
     @property
@@ -78,33 +115,45 @@ class OnlineSession(TableSession):
         who = self.seat_name(a.seat) if a.seat is not None else "spectator"
         text = f"online: {a.game} as {who}"
         if not self.connected:
-            text += " (CONNECTION LOST: trying again)"
+            text += " (CONNECTION LOST, retrying)"
         elif self.client.over:
             text += " (the game is over)"
         return text
 
-    # ---- reading the stream ------------------------------------------------------------
-    def poll(self) -> int:
-        """Read what the seat's stream has now (never waiting); how many messages."""
+    # ---- reading the stream (the reader's batches, on the Qt thread) -------------------
+    def _take(self, generation: int, batch: Batch) -> None:
+        """Apply a batch the reader read: entries onto the client's table (the scene follows
+        its changes), then refusals and questions."""
+        if generation != self.generation or self.reader.stopping:
+            return  # read before the stream was started again, or after closing
         try:
-            read = self.client.poll(0)
-        except LOST:
-            self._set_connected(False)
-            return 0
+            self.client.take(batch)
         except OnlineError as exc:
             self.message.emit(str(exc))
-            return 0
-        self._set_connected(True)
+            return
         if self.client.table is not None and self.client.table is not self.game.table:
             self._adopt()  # read again from the start (a digest that differed): a new table
-        self._refusals()
-        self._questions()
-        return read
+        self._take_read()
 
-    def _set_connected(self, connected: bool) -> None:
+    def _take_read(self) -> None:
+        """Say what the client has read and not yet said: refusals, questions."""
+        if not self.reader.stopping:
+            self._refusals()
+            self._questions()
+
+    def _read_again(self) -> None:
+        """The client reads its stream again from the start: so does the reader."""
+        self.generation += 1
+        self.reader.restart(self.client.last_id, self.generation)
+
+    def _connection(self, readable: bool, why: str) -> None:
+        self._set_connected(readable, why)
+
+    def _set_connected(self, connected: bool, why: str = "") -> None:
         if connected != self.connected:
             self.connected = connected
-            self.message.emit(self.online_text())
+            text = self.online_text()
+            self.message.emit(f"{text}: {why}" if why else text)
             self.connection_changed.emit(connected)
 
     def _adopt(self) -> None:
@@ -160,11 +209,15 @@ class OnlineSession(TableSession):
         if self.client.seat is None:
             self.message.emit(self.read_only_text)
             return None
+        if not self.connected:
+            self.message.emit("Not sent: the connection to the game is lost (retrying)")
+            return None
         try:
             return send()
         except LOST:
             self._set_connected(False)
-            self.message.emit("Not sent: the connection to the game is lost")
+            self.reader.recheck()  # the reader says when Redis can be reached again
+            self.message.emit("Not sent: the connection to the game is lost (retrying)")
             return None
 
     def submit(self, command: Command, force: str | None = None, actor: str | None = None) -> bool:
@@ -240,15 +293,15 @@ class OnlineSession(TableSession):
         return self._not_here("Giving a seat to a bot")
 
     def close(self) -> None:
-        """Stop reading and let go of the connection."""
-        self.timer.stop()
+        """Stop the reader (its thread is joined) and let go of the connection."""
+        self.reader_thread.stop()
         self.client.close()
 
 
 def joined(address: str, timeout: float = 10.0) -> Client:
     """A client on the seat's stream once the game's header has arrived (OnlineError if it
     does not within ``timeout`` seconds: no such game on that server)."""
-    client = Client(address)
+    client = Client(address, timeout=REQUEST_TIMEOUT)
     deadline = time.monotonic() + timeout
     try:
         while client.table is None:
