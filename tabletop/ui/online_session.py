@@ -61,7 +61,10 @@ class StreamThread(QThread):
         self.setObjectName(f"reader {reader.stream}")
 
     def run(self) -> None:
-        self.reader.run(self.batch.emit, self.connection.emit)
+        try:
+            self.reader.run(self.batch.emit, self.connection.emit)
+        except Exception as exc:  # noqa: BLE001 - said in the window, not lost with the thread
+            self.connection.emit(False, f"the stream's reader stopped: {exc}")
 
     def stop(self) -> None:
         """Stop reading and wait for the thread to end (within one block time)."""

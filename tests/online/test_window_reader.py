@@ -88,14 +88,21 @@ def test_a_frozen_redis_leaves_the_window_running_says_so_and_the_window_reads_o
     live.wait(live.red_to_place, "red's hunters to place")
     live.green_plays = False
     ticks = Ticks()
+    north = live.session.state.places["north_warm"].contents[1]
     frozen = Frozen(redis_server)
     try:
+        # at once: the request waits for Redis at most its timeout, and is not sent
+        live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
+        assert "Not sent: the connection to the game is lost" in live.table.status()
         qtbot.waitUntil(lambda: lost(live), timeout=WAIT_MS)
         assert "CONNECTION LOST, retrying" in live.window.status.text()
         ticks.more_than(qtbot, 20)  # Redis still frozen: the event loop goes on
-        north = live.session.state.places["north_warm"].contents[1]
-        live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
+        # once the loss is known, nothing waits on Redis
+        home = live.table.scene.pieces["cube-red-2"].pos().toTuple()
+        live.table.drag(live.table.piece_point("cube-red-2"), live.table.piece_point(north))
         assert "Not sent: the connection to the game is lost" in live.table.status()
+        assert "cube-red-2" in live.session.state.places["hunters_red"].contents
+        assert live.table.scene.pieces["cube-red-2"].pos().toTuple() == home
         ticks.more_than(qtbot, 20)
     finally:
         frozen.thaw()
