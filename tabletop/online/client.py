@@ -7,7 +7,9 @@ public stream and sends nothing) and ``poll()`` reads the stream from where it s
 is replayed onto it (``Table.replay``) and the digest of the table after it compared with
 the entry's. A digest that differs, or an entry number out of order, is said (``problems``)
 and the client reads its stream again from the start (``resyncs``). An entry it already has
-is skipped, so nothing is applied twice.
+is skipped, so nothing is applied twice. ``poll`` is ``take`` of what ``read_stream`` reads;
+a client whose thread must not wait on the network (the window) has the stream read on
+another thread (reader.py) and only applies the batches handed over (``take``).
 
 ``act``, ``moves`` and ``answer`` send requests; the referee's refusals arrive as
 ``errors``, its questions as ``questions``.
