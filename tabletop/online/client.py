@@ -81,7 +81,7 @@ class Client:
             self.redis.ping()
         except redis.exceptions.AuthenticationError:
             raise OnlineError(f"{a.host}:{a.port}: the seat's user or password is wrong") from None
-        except redis.exceptions.ConnectionError as exc:
+        except LOST as exc:  # refused, or no answer within ``timeout``
             raise OnlineError(f"{a.host}:{a.port}: cannot connect ({exc})") from None
         self.seat = a.seat
         self.stream = view_key(a.game, a.seat)

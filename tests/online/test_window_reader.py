@@ -18,8 +18,12 @@ from PySide6.QtCore import QTimer
 from tabletop.core import Table
 from tabletop.core.commands import touched_by
 from tabletop.online.client import BotClient, Client
+from tabletop.online.referee import Referee
 from tabletop.online.server import RedisServer
+from tabletop.online.streams import OnlineError
 from tabletop.persist.seatview import SeatView
+from tabletop.ui.online_session import joined
+from tests.online.helpers import new_greenland
 from tests.online.test_window import Live
 
 WAIT_MS = 30_000
@@ -237,3 +241,18 @@ def test_a2_a_question_read_while_joining_is_answered_once_the_window_shows_it(
         live.wait(live.red_to_place, "red's hunters to place")
     finally:
         live.close()
+
+
+def test_joining_a_frozen_redis_is_a_plain_message(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    path = new_greenland(tmp_path / "game.jsonl", ["red", "green"], seed=5)
+    referee = Referee(path, redis_server.url, name="frozen")
+    address = referee.open_seats()["red"]
+    frozen = Frozen(redis_server)
+    try:
+        with pytest.raises(OnlineError, match="cannot connect"):
+            joined(str(address))
+    finally:
+        frozen.thaw()
+        referee.close()
