@@ -220,7 +220,11 @@ class OnlineSession(TableSession):
         except LOST:
             self._set_connected(False)
             self.reader.recheck()  # the reader says when Redis can be reached again
-            self.message.emit("Not sent: the connection to the game is lost (retrying)")
+            # the reply is what is missing: the request itself may have reached Redis
+            self.message.emit(
+                "No reply from the game's server: the request may still reach the referee"
+                " (connection lost, retrying)"
+            )
             return None
 
     def submit(self, command: Command, force: str | None = None, actor: str | None = None) -> bool:
