@@ -46,6 +46,7 @@ from .cli_options import (
 )
 from .game import Game, ProcedureSpec
 from .procedures import ChoiceNeeded
+from .questions import Question
 
 
 class Parser(argparse.ArgumentParser):
@@ -56,7 +57,12 @@ class Parser(argparse.ArgumentParser):
 
 
 class AnswersNeeded(CommandError):
-    """A procedure stopped by questions nobody answered: one line for each."""
+    """A procedure stopped by questions nobody answered: one line for each (``questions``:
+    the questions themselves, the first the one it stopped at)."""
+
+    def __init__(self, message: str, questions: Sequence[Question] = ()) -> None:
+        super().__init__(message)
+        self.questions = tuple(questions)
 
 
 # ---- finding the game -----------------------------------------------------------------
@@ -228,10 +234,16 @@ def _description(spec: ProcedureSpec) -> str:
 
 
 # ---- running ---------------------------------------------------------------------------------
-def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
+def run_on_file(
+    args: argparse.Namespace,
+    saved: SavedGame,
+    game: Game,
+    answered: list[tuple[Question, str]] | None = None,
+) -> str:
     """Copy FILE to OUT (through a fresh temporary file and a rename), run the procedure on the
     copy, say what happened. An existing OUT is refused, even one made while the procedure ran;
-    on any error nothing is written."""
+    on any error nothing is written. ``answered`` receives the questions answered by the
+    choices given, each with its key (rules_assist/procedures.run_procedure)."""
     spec: ProcedureSpec = args.spec
     if os.path.lexists(args.output):
         raise CommandError(
@@ -253,11 +265,12 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
         prepared = check_parameters(game, spec, table.state, params)
         actor = args.seat or game.default_actor(table.state, spec, prepared)
         try:
-            change = game.run(table, spec, actor, params, choices=choices)
+            change = game.run(table, spec, actor, params, choices=choices, answered=answered)
         except ChoiceNeeded as need:
             lines = [f"  {q.describe()}: answer with {hint(spec, q.key)}" for q in need.questions]
             raise AnswersNeeded(
-                f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines)
+                f"{spec.name} needs answers (nothing was written):\n" + "\n".join(lines),
+                need.questions,
             ) from None
         ended = record_result(table, game)  # the game is over: its result in the session record
     text = change.entry.command.label if change is not None else "nothing changed"
@@ -266,9 +279,9 @@ def run_on_file(args: argparse.Namespace, saved: SavedGame, game: Game) -> str:
     return f"{args.output}: {spec.name}: {text}"
 
 
-def run_command(argv: Sequence[str]) -> str:
+def run_command(argv: Sequence[str], answered: list[tuple[Question, str]] | None = None) -> str:
     """``tabletop run FILE PROCEDURE [options] -o OUT`` or ``tabletop run FILE --list``: the
-    line to print."""
+    line to print (``answered``: see ``run_on_file``)."""
     argv = list(argv)
     usage = "tabletop run FILE PROCEDURE [options] -o OUT | tabletop run FILE --list"
     helper = Parser(prog="tabletop run", usage=usage, description=__doc__.split("\n\n")[1])
@@ -292,7 +305,7 @@ def run_command(argv: Sequence[str]) -> str:
     add_procedures(sub, game, file_first=True)
     args = parser.parse_args(rest)
     args.file = path
-    return run_on_file(args, saved, game)
+    return run_on_file(args, saved, game, answered)
 
 
 def run_shorthand(module_id: str, argv: Sequence[str]) -> str:

@@ -343,8 +343,10 @@ class Game:
         *,
         choices: Mapping[str, Any] | None = None,
         answerer: Any = None,
+        answered: list[Any] | None = None,
     ) -> Any:
-        """Run one of the game's procedures on a table, refusing it outside its phase."""
+        """Run one of the game's procedures on a table, refusing it outside its phase
+        (``answered``: see rules_assist/procedures.run_procedure)."""
         spec = name if isinstance(name, ProcedureSpec) else self.procedures.get(name)
         state = table.state
         if spec.phases:
@@ -358,6 +360,7 @@ class Game:
             name=logged,
             choices=choices,
             answerer=answerer,
+            answered=answered,
             **self.prepare(state, spec, given),
         )
 

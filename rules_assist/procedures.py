@@ -74,6 +74,7 @@ class ProcedureContext:
         choices: Mapping[str, Any] | None = None,
         dice: Sequence[str] | None = None,
         answerer: Callable[[ChoiceNeeded, TableState], Any] | None = None,
+        answered: list[tuple[Question, str]] | None = None,
     ) -> None:
         self.table = table
         self.answerer = answerer  # answers a question on the spot, else ChoiceNeeded
@@ -82,6 +83,9 @@ class ProcedureContext:
         self._mark = self.state.mark()
         self.choices = dict(choices or {})
         self.missing: list[Question] = []  # questions nobody answered (run without an answerer)
+        # the questions answered from the choices given, each with the key it was answered by
+        # (whose answer it was: a caller that takes answers from several seats checks owners)
+        self.answered: list[tuple[Question, str]] = answered if answered is not None else []
         self.steps: list[Command] = []
         self.notes: list[str] = []
         self.rolls: list[tuple[str, list[int]]] = []  # (what, faces) for the record
@@ -161,7 +165,9 @@ class ProcedureContext:
         with ChoiceNeeded listing them all (``run_procedure``), changing nothing.
         """
         key = question.key
-        if key not in self.choices:
+        if key in self.choices:
+            self.answered.append((question, key))
+        else:
             if self.answerer is not None:
                 self.choices[key] = self.answerer(ChoiceNeeded(question), self.state)
             else:
@@ -206,6 +212,7 @@ def run_procedure(
     name: str,
     choices: Mapping[str, Any] | None = None,
     answerer: Callable[[ChoiceNeeded, TableState], Any] | None = None,
+    answered: list[tuple[Question, str]] | None = None,
     **params: Any,
 ) -> Change | None:
     """Run a procedure and submit its steps as one compound; None if it changed nothing.
@@ -213,10 +220,11 @@ def run_procedure(
     The procedure returns its label. If it stops (a choice needed, a rule not
     met) or the table refuses the compound, the table and its randomizer are
     as they were. ``answerer(need, state)`` answers the questions ``choices``
-    does not (see ProcedureContext).
+    does not (see ProcedureContext). ``answered``, when given, receives every question answered
+    from ``choices`` with the key that answered it, also when the procedure stops.
     """
     mark = table.random.mark()
-    ctx = ProcedureContext(table, actor, choices, answerer=answerer)
+    ctx = ProcedureContext(table, actor, choices, answerer=answerer, answered=answered)
     try:
         label = procedure(ctx, **params)
         compound = ctx.compound(label, name)

@@ -1,5 +1,5 @@
 """The command line's play by email (docs/pbem.md): ``tabletop pbem keys|start|join|send|
-request|receive``.
+request|receive|status``.
 
 One host (the referee) keeps the full log in its game folder and is its only writer. A seat
 keeps, in its own folder, its copy of the game (the seat's view, tabletop/persist/seatview.py)
@@ -8,6 +8,13 @@ applies each through the table's pipeline under the game's rules policy, as ``ta
 and ``tabletop run`` do, and sends each seat a turn file: the entries since its last one as
 that seat may see them, sealed to the seat's key and signed by the host. Every refusal is one
 line and changes nothing.
+
+A procedure that asks a question of a seat other than the mover (a question's ``owner``,
+rules_assist/questions.py) waits in the host's folder: the request and the answers given so
+far, nothing applied. The owner's next turn file carries the question, as that seat may see
+it; the owner answers with ``request --answer``; the host runs the procedure again with every
+answer, until it is done or asks the next seat. Each answer must come from the seat that owns
+its question: the mover's answer to another seat's question is refused.
 """
 
 from __future__ import annotations
@@ -17,12 +24,16 @@ import contextlib
 import io
 import json
 import os
+import re
 import secrets
 import shlex
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from rules_assist.cli_options import CommandError, read_pairs
+from rules_assist.questions import AnswerError, Question
 from tabletop.cli_fair import new_game_hint, new_game_options
 from tabletop.cli_games import CliError, cmd_move, game_module, open_game
 from tabletop.core import Entry, Mode, Policy, TableError
@@ -77,6 +88,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-o", "--output", required=True, metavar="FOLDER", help="a new folder")
     s.add_argument("--seed", type=int, help="the dice's seed (default: drawn at random)")
     s.add_argument("--rules", default="advisory", choices=[m.value for m in Mode])
+    s.add_argument("--position", metavar="FILE", help="build the table a position file describes")
     s.add_argument("--fair", action="store_true", help="commit the dice (docs/fairness.md)")
     s.add_argument("--contribution", action="append", default=[], metavar="SEAT=HEX")
     s.add_argument(
@@ -113,11 +125,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         metavar="'PROC [OPTIONS]'",
         help="a procedure and its options, as one argument, e.g. --run 'advance --choice move=...'",
     )
+    what.add_argument(
+        "--answer",
+        action="append",
+        metavar="KEY=VALUE",
+        help="the answer to a question the host asked this seat (repeatable; 'pbem status'"
+        " shows the question)",
+    )
     r.add_argument("--to", metavar="PLACE[:SPOT]", help="where --move puts the piece")
     r.add_argument("-o", "--output", required=True, metavar="FILE", help="the request file")
     rc = pb.add_parser("receive", help="apply a turn file (a seat) or a request file (the host)")
     rc.add_argument("folder", help="the receiver's folder")
     rc.add_argument("file", help="the file received")
+    st = pb.add_parser("status", help="where a game stands, and the question that waits")
+    st.add_argument("folder", help="the host's game folder or a seat's folder")
 
 
 def cmd_pbem(args: argparse.Namespace) -> int:
@@ -197,10 +218,12 @@ def cmd_start(args: argparse.Namespace) -> int:
                 seed=seed,
                 path=folder / GAME,
                 policy=Policy(Mode(args.rules)),
+                position=args.position,
                 **fair,
             )
         except TableError as exc:
-            raise CliError(new_game_hint(exc) if fair else str(exc)) from None
+            text = new_game_hint(exc) if fair else str(exc)
+            raise CliError(f"{args.position}: {text}" if args.position else text) from None
         game.close()
         seats = [s.id for s in game.header.seats]
         missing = [s for s in seats if s not in by_seat]
@@ -313,7 +336,8 @@ def cmd_send(args: argparse.Namespace) -> int:
     record = state["seats"][seat]
     game = open_game(str(Path(args.folder) / GAME))
     try:
-        viewed = _seat_view(game, seat).entries
+        view = _seat_view(game, seat)
+        viewed, view_ids = view.entries, view.real_ids()
         header = game.header
     finally:
         game.close()
@@ -323,15 +347,28 @@ def cmd_send(args: argparse.Namespace) -> int:
             raise CliError(f"--again-from {args.again_from}: {seat} was sent entries 1..{sent}")
         sent = args.again_from - 1
     new = viewed[sent:]
-    if not new:
+    pending = state.get("pending")
+    asking = pending is not None and pending["waiting"] == seat
+    if not new and not asking:
         raise CliError(f"nothing new for {seat}: its copy stands at entry {sent}")
+    question = None
+    if asking:
+        alias = {pid: shown for shown, pid in view_ids.items()}
+        question = {
+            "ask": pending["ask"],
+            "seat": pending["seat"],
+            "procedure": pending["run"][0],
+            "questions": [_question_for(q, alias) for q in pending["questions"]],
+        }
+    first, last = sent + 1, len(viewed)
     payload = {
         "game": state["game"],
         "to": seat,
-        "first": new[0][0].seq,
+        "first": first,
         "after": viewed[sent - 1][1] if sent else "",
         "entries": [dict(entry.to_dict(), digest=digest) for entry, digest in new],
         "header": seat_header(header, seat, 0).to_dict() if sent == 0 else None,
+        "question": question,
     }
     host = read_private(Path(args.folder) / HOST_KEY)
     text = seal(
@@ -339,15 +376,159 @@ def cmd_send(args: argparse.Namespace) -> int:
         state["game"],
         host,
         keys_from_dict(record["keys"]),
-        new[0][0].seq,
-        new[-1][0].seq,
+        first,
+        last,
         payload,
     )
     atomic_write_text(args.output, text)
     record["sent"] = len(viewed)
+    if question is not None:
+        record["asked"] = question["ask"]
     _save_state(args.folder, state)
-    print(f"{args.output}: entries {new[0][0].seq}..{new[-1][0].seq} for {seat}, sealed and signed")
+    what = f"entries {first}..{last}" if new else f"no new entries (it stands at entry {last})"
+    asked = f", and {_question_text(pending)}" if question is not None else ""
+    print(f"{args.output}: {what} for {seat}{asked}, sealed and signed")
     return 0
+
+
+def _owner(question: Question, mover: str, seats: Any) -> str:
+    """The seat that answers a question: its owner, or the mover for a question of the table
+    as a whole (no owner, or one that is not a seat)."""
+    return question.owner if question.owner in seats else mover
+
+
+def _giver(key: str, mover: str, answers: dict[str, dict[str, str]]) -> str:
+    """The seat whose answer was taken under ``key``: a seat that answered it by email, else
+    the mover (its request's options)."""
+    return next((s for s, given in answers.items() if s != mover and key in given), mover)
+
+
+def _run_pending(
+    path: str,
+    part: Path,
+    mover: str,
+    argv: list[str],
+    answers: dict[str, dict[str, str]],
+    seats: Any,
+    where: str,
+) -> str:
+    """Run the mover's procedure on ``path`` into ``part`` with every answer given so far; each
+    answer taken must be its question's owner's (else PbemError, nothing written). Stops with
+    AnswersNeeded as ``tabletop run`` does."""
+    extra = [
+        arg
+        for seat, given in answers.items()
+        if seat != mover
+        for key, value in given.items()
+        for arg in ("--choice", f"{key}={value}")
+    ]
+    extra += [a for k, v in answers.get(mover, {}).items() for a in ("--choice", f"{k}={v}")]
+    answered: list[tuple[Question, str]] = []
+
+    def check() -> None:
+        for question, key in answered:
+            owner, giver = _owner(question, mover, seats), _giver(key, mover, answers)
+            if owner != giver:
+                raise PbemError(
+                    f"{where}: '{question.key}' ({question.text}) is {owner}'s question to"
+                    f" answer, not {giver}'s (nothing was changed)"
+                )
+
+    try:
+        said = procedures_cli.run_command(
+            [path, *argv, *extra, "--seat", mover, "-o", str(part)], answered
+        )
+    except procedures_cli.AnswersNeeded:
+        check()
+        raise
+    check()
+    return said
+
+
+def _questions_of(need: procedures_cli.AnswersNeeded, mover: str, seats: Any) -> tuple[str, list]:
+    """The seat the stopped procedure waits for (the owner of the first question) and its
+    questions among those the procedure could see."""
+    first = _owner(need.questions[0], mover, seats)
+    return first, [q for q in need.questions if _owner(q, mover, seats) == first]
+
+
+def _question_text(pending: dict[str, Any]) -> str:
+    first = pending["questions"][0]
+    return (
+        f"waiting for {pending['waiting']}'s answer to '{first['key']}' ({first['text']}) in"
+        f" {pending['seat']}'s request {pending['request']} ({pending['run'][0]})"
+    )
+
+
+def _wait(
+    state: dict[str, Any],
+    pending: dict[str, Any],
+    need: procedures_cli.AnswersNeeded,
+    seats: Any,
+) -> None:
+    waiting, questions = _questions_of(need, pending["seat"], seats)
+    pending.update(
+        waiting=waiting,
+        questions=[asdict(q) for q in questions],
+        ask=int(state.get("asks", 0)) + 1,
+    )
+    state["asks"] = pending["ask"]
+    state["pending"] = pending
+
+
+def _mover_first(need: procedures_cli.AnswersNeeded, mover: str, seats: Any) -> CommandError:
+    """The mover's own questions come first: ``tabletop run``'s list, the mover's lines to
+    answer, then the questions other seats will be asked."""
+    head, *lines = str(need).splitlines()
+    mine = [
+        line
+        for q, line in zip(need.questions, lines, strict=False)
+        if _owner(q, mover, seats) == mover
+    ]
+    later = [
+        f"  then {_owner(q, mover, seats)} is asked: {q.describe()}"
+        for q in need.questions
+        if _owner(q, mover, seats) != mover
+    ]
+    return CommandError("\n".join([head, *mine, *later]))
+
+
+WORD = re.compile(r"[A-Za-z0-9_.\-]+")  # a piece id, where a question or an answer may name one
+
+
+def _stand_ins_back(value: str, shown: dict[str, str]) -> str:
+    """An answer written on a seat's copy: its stand-in ids put back as the pieces."""
+    return WORD.sub(lambda m: shown.get(m.group(), m.group()), value)
+
+
+def _question_for(question: dict[str, Any], alias: dict[str, str]) -> dict[str, Any]:
+    """A question as its seat may see it: every piece named by the id it has on that seat's
+    table (a stand-in for a piece it cannot see)."""
+
+    def word(text: Any) -> Any:
+        if not isinstance(text, str):
+            return text
+        return WORD.sub(lambda m: alias.get(m.group(), m.group()), text)
+
+    seen = dict(question)
+    for name in ("text", "key"):
+        seen[name] = word(seen[name])
+    seen["options"] = [word(o) for o in seen["options"]]
+    seen["alternatives"] = [word(o) for o in seen["alternatives"]]
+    seen["groups"] = [[word(g), n] for g, n in seen["groups"]]
+    # a label names its option for people: a piece the seat cannot see keeps its stand-in
+    seen["labels"] = [[word(o), word(o) if word(o) != o else word(t)] for o, t in seen["labels"]]
+    return seen
+
+
+def question_from_dict(record: dict[str, Any]) -> Question:
+    """A question as a turn file or the host's record carries it."""
+    fields = dict(record)
+    for name in ("options", "alternatives"):
+        fields[name] = tuple(str(o) for o in fields.get(name, ()))
+    for name in ("groups", "labels"):
+        fields[name] = tuple(tuple(pair) for pair in fields.get(name, ()))
+    return Question(**fields)
 
 
 def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
@@ -368,6 +549,9 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
             f"{args.file}: a replay: {seat}'s request {env.first} was already taken"
             f" (the last was {seat_record['request']}); nothing was changed"
         )
+    pending = state.get("pending")
+    if pending is not None and seat != pending["waiting"]:
+        raise PbemError(f"{args.file}: {_question_text(pending)}; nothing was changed")
     path = str(Path(args.folder) / GAME)
     game = open_game(path)
     try:
@@ -388,8 +572,11 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
             " nothing was changed"
         )
     # the seat names hidden pieces by their stand-ins in its view: back to the pieces
-    # (the projection's own table of stand-ins: SeatView offers no public name for it yet)
-    shown = {view_id: pid for pid, view_id in view._projector.alias.items()}
+    shown = view.real_ids()
+    if pending is not None:
+        return _receive_answer(args, state, pending, seat, env.first, payload, shown)
+    if "answer" in payload:
+        raise PbemError(f"{args.file}: no question waits for {seat}'s answer (nothing was changed)")
     # a fresh name for the game with the request applied: never one a file could be planted at
     part = Path(args.folder) / f".request-{secrets.token_hex(8)}.jsonl"
     try:
@@ -414,8 +601,24 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
             if bad or not argv:
                 raise PbemError(f"{args.file}: a request may not give {', '.join(bad) or '-'}")
             argv = [shown.get(a, a) for a in argv]
-            said = procedures_cli.run_command([path, *argv, "--seat", seat, "-o", str(part)])
-            print(said.replace(str(part), path))
+            seats = state["seats"]
+            try:
+                text = _run_pending(path, part, seat, argv, {}, seats, args.file)
+            except procedures_cli.AnswersNeeded as need:
+                if part.exists():
+                    part.unlink()
+                if _owner(need.questions[0], seat, seats) == seat:
+                    raise _mover_first(need, seat, seats) from None
+                pending = {"seat": seat, "request": env.first, "run": argv, "answers": {}}
+                _wait(state, pending, need, seats)
+                seat_record["request"] = env.first
+                _save_state(args.folder, state)
+                print(
+                    f"{path}: {seat}'s request {env.first} ({argv[0]}) waits: nothing applied yet;"
+                    f" {_question_text(pending)}: send {pending['waiting']} its turn file"
+                )
+                return 0
+            print(text.replace(str(part), path))
         else:
             raise PbemError(f"{args.file}: the request names no move")
     except BaseException:
@@ -426,6 +629,95 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
     seat_record["request"] = env.first
     _save_state(args.folder, state)
     print(f"{path}: {seat}'s request {env.first} applied; send every seat its turn file")
+    return 0
+
+
+def _receive_answer(
+    args: argparse.Namespace,
+    state: dict[str, Any],
+    pending: dict[str, Any],
+    seat: str,
+    number: int,
+    payload: dict[str, Any],
+    shown: dict[str, str],
+) -> int:
+    """The waiting seat's answer to the pending procedure's question: the procedure runs again
+    with every answer given; it is applied, waits for the next seat, or is refused by the
+    rules (then it is dropped, nothing applied)."""
+    answer = payload.get("answer")
+    if not isinstance(answer, dict) or not isinstance(answer.get("choices"), dict):
+        raise PbemError(f"{args.file}: {_question_text(pending)}; nothing was changed")
+    if answer.get("ask") != pending["ask"]:
+        raise PbemError(
+            f"{args.file}: an answer to another question than the one waiting;"
+            f" {_question_text(pending)} (nothing was changed)"
+        )
+    questions = {q["key"]: question_from_dict(q) for q in pending["questions"]}
+    given: dict[str, str] = {}
+    for key, value in answer["choices"].items():
+        key = _stand_ins_back(str(key), shown)
+        if key not in questions:
+            raise PbemError(
+                f"{args.file}: '{key}' is not a question waiting for {seat}'s answer"
+                f" ({', '.join(questions)}); nothing was changed"
+            )
+        value = _stand_ins_back(str(value), shown)
+        try:
+            questions[key].parse(value)
+        except AnswerError as exc:
+            raise PbemError(f"{args.file}: {exc} (nothing was changed)") from None
+        given[key] = value
+    first = pending["questions"][0]["key"]
+    if first not in given:
+        raise PbemError(
+            f"{args.file}: answer '{first}' ({pending['questions'][0]['text']}) first"
+            " (nothing was changed)"
+        )
+    answers = {s: dict(a) for s, a in pending["answers"].items()}
+    answers.setdefault(seat, {}).update(given)
+    path = str(Path(args.folder) / GAME)
+    mover, argv = pending["seat"], pending["run"]
+    part = Path(args.folder) / f".request-{secrets.token_hex(8)}.jsonl"
+    try:
+        text = _run_pending(path, part, mover, argv, answers, state["seats"], args.file)
+    except procedures_cli.AnswersNeeded as need:
+        if part.exists():
+            part.unlink()
+        pending["answers"] = answers
+        _wait(state, pending, need, state["seats"])
+        state["seats"][seat]["request"] = number
+        _save_state(args.folder, state)
+        print(
+            f"{path}: {seat}'s answer taken; {mover}'s request {pending['request']} still waits:"
+            f" {_question_text(pending)}: send {pending['waiting']} its turn file"
+        )
+        return 0
+    except (PbemError, CommandError, TableError) as exc:
+        # refused with this seat's answer: by the rules, or (a path only these answers open)
+        # on another seat's question the mover's request had answered
+        if part.exists():
+            part.unlink()
+        state["pending"] = None
+        state["seats"][seat]["request"] = number
+        _save_state(args.folder, state)
+        print(
+            f"{path}: {seat}'s answer taken, but {mover}'s request {pending['request']}"
+            f" ({argv[0]}) is refused: {exc}; nothing was applied"
+        )
+        return 0
+    except BaseException:
+        if part.exists():
+            part.unlink()
+        raise
+    os.replace(part, path)
+    state["pending"] = None
+    state["seats"][seat]["request"] = number
+    _save_state(args.folder, state)
+    print(text.replace(str(part), path))
+    print(
+        f"{path}: {mover}'s request {pending['request']} applied with {seat}'s answer;"
+        " send every seat its turn file"
+    )
     return 0
 
 
@@ -451,6 +743,8 @@ def cmd_request(args: argparse.Namespace) -> int:
         if not args.to:
             raise CliError("--move: say where with --to PLACE[:SPOT]")
         payload["move"] = {"piece": args.move, "to": args.to}
+    elif args.answer is not None:
+        payload["answer"] = _answer(state, args.answer)
     else:
         try:
             argv = shlex.split(args.run)
@@ -465,9 +759,40 @@ def cmd_request(args: argparse.Namespace) -> int:
     text = seal("request", state["game"], keys, host, number, len(entries), payload)
     atomic_write_text(args.output, text)
     state["request"] = number
+    if "answer" in payload:
+        state["question"]["answered"] = number
     _save_state(args.folder, state)
     print(f"{args.output}: {state['seat']}'s request {number}, on entry {len(entries)}")
     return 0
+
+
+def _answer(state: dict[str, Any], items: list[str]) -> dict[str, Any]:
+    """The seat's answers to the question its last turn file carried, checked against it."""
+    asked = state.get("question")
+    if not asked:
+        raise CliError(
+            f"--answer: no question waits for {state['seat']}'s answer in this copy (the turn"
+            " file that carries one says so)"
+        )
+    try:
+        given = read_pairs(items, "--answer")
+    except CommandError as exc:
+        raise CliError(str(exc)) from None
+    questions = {q["key"]: question_from_dict(q) for q in asked["questions"]}
+    for key, value in given.items():
+        if key not in questions:
+            raise CliError(
+                f"--answer {key}=...: not a question for {state['seat']} (waiting:"
+                f" {', '.join(questions)})"
+            )
+        try:
+            questions[key].parse(value)
+        except AnswerError as exc:
+            raise CliError(f"--answer {key}={value}: {exc}") from None
+    first = asked["questions"][0]
+    if first["key"] not in given:
+        raise CliError(f"--answer: answer '{first['key']}' ({first['text']}) first")
+    return {"ask": asked["ask"], "choices": given}
 
 
 def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
@@ -484,6 +809,8 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
     check_signature(env, signature, record, keys_from_dict(state["host"]))
     entries: list[dict[str, Any]] = state["entries"]
     have = len(entries)
+    if env.first == env.last + 1 == have + 1 and state["header"] is not None:
+        return _receive_question(args, state, env)
     if env.last <= have:
         raise PbemError(
             f"{args.file}: a replay of an old file (entries {env.first}..{env.last}); this copy"
@@ -522,10 +849,74 @@ def _receive_turn(args: argparse.Namespace, state: dict[str, Any]) -> int:
         lines = view_lines(header, viewed)
     except (TableError, KeyError, TypeError) as exc:  # FormatError, ViewError among them
         raise PbemError(f"{args.file}: its entries do not continue this copy ({exc})") from None
+    question = _question_in(env, payload, state)
     write_log(Path(args.folder) / COPY, header, lines, replace=True)
-    state.update(game=env.game, header=header_record, entries=whole)
+    state.update(game=env.game, header=header_record, entries=whole, question=question)
+    if question is not None:
+        state["asked"] = question["ask"]
     _save_state(args.folder, state)
     print(f"{Path(args.folder) / COPY}: entries {have + 1}..{env.last} received ({seat}'s copy)")
+    _say_question(question)
+    return 0
+
+
+def _question_in(env: Envelope, payload: dict[str, Any], state: dict[str, Any]) -> Any:
+    """The question a turn file carries for its seat, or None; a damaged one is refused."""
+    question = payload.get("question")
+    if question is None:
+        return None
+    try:
+        ask = int(question["ask"])
+        records = question["questions"]
+        [question_from_dict(q) for q in records]
+        if not records or not isinstance(question["procedure"], str):
+            raise ValueError
+    except (KeyError, TypeError, ValueError):
+        raise PbemError(f"{env.path}: its question is damaged (nothing was changed)") from None
+    if ask < int(state.get("asked") or 0):
+        raise PbemError(
+            f"{env.path}: a replay of an old question (question {ask}); this copy has had"
+            f" question {state['asked']} (nothing was changed)"
+        )
+    return question
+
+
+def _say_question(question: dict[str, Any] | None) -> None:
+    if question is None:
+        return
+    print(
+        f"{question['seat']}'s {question['procedure']} asks you (answer with 'pbem request"
+        " FOLDER --answer KEY=VALUE ... -o FILE'):"
+    )
+    for record in question["questions"]:
+        print(f"  {question_from_dict(record).describe()}")
+
+
+def _receive_question(args: argparse.Namespace, state: dict[str, Any], env: Envelope) -> int:
+    """A turn file with no new entries: it carries a question for the seat, asked on the game
+    as this copy holds it."""
+    payload = _open_turn(env, read_private(state["key"]))
+    entries = state["entries"]
+    after = entries[-1]["digest"] if entries else ""
+    if payload["entries"] or payload["first"] != env.first or payload["after"] != after:
+        raise PbemError(
+            f"{args.file}: a fork: it asks on another course of the game than this copy's at"
+            f" entry {len(entries)} (nothing was changed)"
+        )
+    question = _question_in(env, payload, state)
+    if question is None:
+        raise PbemError(f"{args.file}: no new entries and no question (nothing was changed)")
+    if question["ask"] == state.get("asked"):
+        raise PbemError(
+            f"{args.file}: a replay: this copy has had question {question['ask']} (nothing was"
+            " changed)"
+        )
+    state.update(question=question, asked=question["ask"])
+    _save_state(args.folder, state)
+    print(
+        f"{args.folder}: a question for {state['seat']} (its copy stands at entry {len(entries)})"
+    )
+    _say_question(question)
     return 0
 
 
@@ -573,6 +964,46 @@ def cmd_receive(args: argparse.Namespace) -> int:
     return _receive_turn(args, state)
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    state = _state(args.folder)
+    if state["role"] == HOST:
+        game = open_game(str(Path(args.folder) / GAME))
+        try:
+            length = len(game.table.entries)
+        finally:
+            game.close()
+        print(f"{args.folder}: the host's game, at entry {length}")
+        for seat, record in state["seats"].items():
+            behind = length - record["sent"]
+            print(
+                f"  {seat}: sent entries 1..{record['sent']}"
+                + (f" ({behind} to send)" if behind else "")
+                + f"; requests taken: {record['request']}"
+            )
+        pending = state.get("pending")
+        if pending is None:
+            print("  no procedure waits")
+            return 0
+        print(f"  {_question_text(pending)}")
+        for record in pending["questions"]:
+            print(f"    {question_from_dict(record).describe()}")
+        if state["seats"][pending["waiting"]].get("asked") != pending["ask"]:
+            print(f"  send {pending['waiting']} its turn file: it carries the question")
+        return 0
+    have = len(state["entries"])
+    print(
+        f"{args.folder}: {state['seat']}'s copy, at entry {have}; requests made: {state['request']}"
+    )
+    question = state.get("question")
+    if question is None:
+        print("  no question waits for this seat")
+    else:
+        _say_question(question)
+        if question.get("answered"):
+            print(f"  answered in request {question['answered']}: send it to the host")
+    return 0
+
+
 def public_keys_of(folder: str) -> dict[str, Keys]:
     """The seats' public keys a host folder holds."""
     state = _host_state(folder)
@@ -588,4 +1019,5 @@ COMMANDS = {
     "send": cmd_send,
     "request": cmd_request,
     "receive": cmd_receive,
+    "status": cmd_status,
 }

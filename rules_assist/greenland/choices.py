@@ -39,6 +39,7 @@ class Asker:
         choices = self.ctx.choices
         for k in (f"{self.colour}.{key}", key):
             if k in choices:
+                self.ctx.answered.append((question, k))
                 try:
                     return question.parse(choices[k])
                 except AnswerError as exc:

@@ -4,21 +4,23 @@ load figures (``measure_load``: many games on one Redis at once).
 
 A two-player Greenland game is played whole by two bot clients through a referee on a
 Redis started for it (server.py), with a spectator watching; each request's time of leaving
-is matched with the time each other client replays the entry it made. The referee and the
-clients run as threads of this one process (they share its interpreter lock, which the
-figure includes)."""
+is matched with the time each other client replays the entry it made. The referee and each
+client run as processes of their own (bench_party.py), as on the players' machines, all on
+this machine's loopback; the load figures run every game's parties as threads of one process."""
 
 from __future__ import annotations
 
+import json
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabletop.core import Entry, Mode, Policy
+from tabletop.core import Mode, Policy
 from tabletop.modules import find_module, new_game
 
 from .client import BotClient, Client
@@ -48,37 +50,45 @@ def _play(server: RedisServer, path: Path, seed: int) -> dict[str, Any]:
     new_game(
         module, seats=list(SEATS), variant="two-player", seed=seed, path=path, policy=policy
     ).close()
-    referee = Referee(path, server.url, name="bench")
-    addresses = referee.open_seats()
-    players = {s: BotClient(addresses[s], seed=i) for i, s in enumerate(SEATS)}
-    spectator = Client(addresses[None])
-    shown: list[tuple[str, Entry, float]] = []  # who showed it, the entry, when
-
-    def listen(name: str) -> Callable[[Entry], None]:
-        return lambda entry: shown.append((name, entry, time.perf_counter()))
-
-    for name, client in [*players.items(), ("spectator", spectator)]:
-        client.listeners.append(listen(name))
-    threads = [threading.Thread(target=referee.run, daemon=True)]
-    threads += [
-        threading.Thread(target=c.play, kwargs={"timeout": 300}, daemon=True)
-        for c in players.values()
-    ]
-    for thread in threads:
-        thread.start()
-    while not spectator.over:
-        spectator.poll()
-    for thread in threads:
-        thread.join(60)
+    folder = path.parent
+    addresses = folder / "addresses.json"
+    party = [sys.executable, "-m", "tabletop.online.bench_party"]
+    processes = [subprocess.Popen([*party, "referee", str(path), server.url, str(addresses)])]
+    try:
+        deadline = time.monotonic() + 120
+        while not addresses.exists():
+            if processes[0].poll() is not None or time.monotonic() > deadline:
+                return {"online_move_p95_ms": None, "online_note": "the referee did not start"}
+            time.sleep(0.05)
+        joins = json.loads(addresses.read_text())
+        outs = {s: folder / f"{s}.json" for s in [*SEATS, "spectator"]}
+        for i, seat in enumerate(SEATS):
+            processes.append(
+                subprocess.Popen([*party, "seat", joins[seat], str(i), str(outs[seat])])
+            )
+        processes.append(subprocess.Popen([*party, "watch", joins[""], str(outs["spectator"])]))
+        for process in processes:
+            process.wait(timeout=900)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    if any(process.returncode != 0 for process in processes) or not all(
+        out.exists() for out in outs.values()
+    ):
+        return {"online_move_p95_ms": None, "online_note": "a party of the game failed"}
+    records = {name: json.loads(out.read_text()) for name, out in outs.items()}
     samples = []
-    for seat, client in players.items():
-        for name, entry, at in shown:
-            sent = client.sent_times.get(entry.seq - 1)
-            if name != seat and sent is not None and entry.actor == seat:
-                samples.append((at - sent) * 1e3)
-    for client in [*players.values(), spectator]:
-        client.close()
-    referee.close()
+    for seat in SEATS:
+        sent = {int(seq): at for seq, at in records[seat]["sent"]}
+        for name, record in records.items():
+            if name == seat:
+                continue
+            for seq, actor, at in record["shown"]:
+                left = sent.get(seq - 1)
+                if left is not None and actor == seat:
+                    samples.append((at - left) * 1e3)
     samples.sort()
     if not samples:
         return {"online_move_p95_ms": None, "online_note": "no move was timed"}

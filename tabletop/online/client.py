@@ -39,6 +39,7 @@ from tabletop.persist.seatview import ViewDigests
 
 from .streams import (
     LOST,
+    MOVING,
     Address,
     OnlineError,
     decode,
@@ -48,19 +49,27 @@ from .streams import (
     view_key,
 )
 
+MOVING_S = 60.0  # how long a request waits for a cluster's slot to settle on a node
 
-def connect(address: Address, timeout: float | None = None) -> redis.Redis:
-    """A connection with the seat's credentials. ``timeout`` (seconds): no command waits
-    longer for its reply (a frozen server is then a lost connection, TimeoutError), and a
-    failed command is not sent again on its own (an XADD whose reply was lost could
-    otherwise add the request twice)."""
+
+def connect(
+    address: Address,
+    timeout: float | None = None,
+    node: tuple[str, int] | None = None,
+) -> redis.Redis:
+    """A connection with the seat's credentials, to the address's server or ``node`` (the
+    node of a cluster that serves the game's slot now: the seat's user is on every node).
+    ``timeout`` (seconds): no command waits longer for its reply (a frozen server is then a
+    lost connection, TimeoutError), and a failed command is not sent again on its own (an
+    XADD whose reply was lost could otherwise add the request twice)."""
+    host, port = node if node is not None else (address.host, address.port)
     options: dict[str, Any] = {}
     if timeout is not None:
         options = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
         options["retry"] = Retry(NoBackoff(), 0)
     return redis.Redis(
-        host=address.host,
-        port=address.port,
+        host=host,
+        port=port,
         username=address.user,
         password=address.password,
         decode_responses=True,
@@ -76,7 +85,8 @@ class Client:
     ) -> None:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
-        self.redis = connect(a, timeout)
+        self.timeout = timeout
+        self.redis = self._connect(a.host, a.port)
         try:
             self.redis.ping()
         except redis.exceptions.AuthenticationError:
@@ -100,6 +110,21 @@ class Client:
         self.on_resync: list[Callable[[], None]] = []  # told when the stream is read again
         self._reset()
 
+    def _connect(self, host: str, port: int) -> redis.Redis:
+        """The seat's connection to ``host:port`` (the join address's, or the node of a
+        cluster that serves the game's slot now: the seat's user is on every node)."""
+        self.host, self.port = host, port
+        return connect(self.address, self.timeout, (host, port))
+
+    def _moving(self, error: Exception) -> None:
+        """The game's slot is moving to another node of a cluster: follow a MOVED reply to
+        the node it names; otherwise (its keys half moved) wait a moment."""
+        if isinstance(error, redis.exceptions.MovedError):
+            old, self.redis = self.redis, self._connect(error.host, error.port)
+            old.close()
+        else:
+            time.sleep(0.05)
+
     def _reset(self) -> None:
         self.last_id = "0-0"
         self.table = None
@@ -115,7 +140,12 @@ class Client:
         """Read what the stream has past the last message read (waiting up to ``block_ms``);
         how many messages were read."""
         wait = self.block_ms if block_ms is None else block_ms
-        return self.take(read_stream(self.redis, self.stream, self.last_id, wait))
+        try:
+            found = read_stream(self.redis, self.stream, self.last_id, wait)
+        except MOVING as error:  # nothing read: read again on the slot's node
+            self._moving(error)
+            return 0
+        return self.take(found)
 
     def take(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> int:
         """Apply messages read from the stream past ``last_id`` (its id and the decoded
@@ -184,7 +214,17 @@ class Client:
     def _send(self, request: dict[str, Any]) -> str:
         if self.requests is None:
             raise OnlineError("a spectator sends no requests")
-        return str(self.redis.xadd(self.requests, encode({"seat": self.seat, **request})))
+        message = encode({"seat": self.seat, **request})
+        deadline = time.monotonic() + MOVING_S
+        while True:
+            try:
+                return str(self.redis.xadd(self.requests, message))
+            except MOVING as error:  # not added: add it on the slot's node
+                if time.monotonic() > deadline:
+                    raise OnlineError(
+                        f"the game's slot did not settle in {MOVING_S:.0f} s"
+                    ) from None
+                self._moving(error)
 
     def act(self, action: Action) -> str:
         """Ask for one of the seat's actions, made on the table as it is after entry
@@ -237,7 +277,9 @@ class BotClient(Client):
         self.sent_at = 0
         self.failed: set[tuple[str, str]] = set()
         self.failed_at = -1
-        self.sent_times: dict[int, float] = {}  # entry number seen -> when a request left
+        # entry number seen -> when the request made on it left (time.monotonic(), one clock
+        # for every process of the machine: the benchmark's parties each run in their own)
+        self.sent_times: dict[int, float] = {}
 
     def step(self) -> None:
         """Read the stream, then answer a question, or act when it is this seat's turn."""
@@ -269,6 +311,7 @@ class BotClient(Client):
             return
         action = self.bot.act(driver, self.seat, actions)
         self._sent_key = _key(action)
+        leaving = time.monotonic()
         if action.kind == MOVES:
             self.table.checker = self.game.checker()
             try:
@@ -282,7 +325,7 @@ class BotClient(Client):
         else:
             self.sent = self.act(action)
         self.sent_at = self.seq
-        self.sent_times[self.seq] = time.perf_counter()
+        self.sent_times[self.seq] = leaving
 
     def play(self, timeout: float = 600.0, until: Callable[[], bool] | None = None) -> None:
         """Play until the game is over (or ``until()``); OnlineError after ``timeout``."""

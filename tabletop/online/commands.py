@@ -7,11 +7,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-import redis
-
-from .client import BotClient
-from .referee import Referee
-from .streams import OnlineError
+# Redis's client library is imported by the commands that talk to a server, not here: this
+# module's parsers are built for every run of ``tabletop``, and importing redis costs more
+# start-up than the window's own table (redis-py loads its asyncio and cluster clients).
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -45,12 +43,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    import redis
+
+    from .referee import Referee
+    from .streams import OnlineError
+
     bots = [s for s in args.bots.split(",") if s]
     try:
         referee = Referee(args.file, args.redis, args.name, bots, args.bot_name, args.seed)
         try:
             addresses = referee.open_seats()
-            print(f"game {referee.name} ({args.file}); join addresses:")
+            where = ""
+            if referee.slot is not None:  # a cluster: the node that owns the game's slot
+                where = f", slot {referee.slot} on the node {referee.host}:{referee.port}"
+            print(f"game {referee.name} ({args.file}){where}; join addresses:")
             for viewer, address in addresses.items():
                 if viewer not in referee.bots:
                     print(f"  {viewer or 'spectator'}: {address}")
@@ -65,6 +71,11 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    import redis
+
+    from .client import BotClient
+    from .streams import OnlineError
+
     if not args.bot:
         raise OnlineError("the window joins a live game through `tabletop join` (tabletop/cli.py)")
     try:

@@ -11,6 +11,9 @@ on the receiver's own thread, so the table is never shared between threads.
   once to ``connected(False, why)``; the reader tries again with growing pauses (back-off)
   and reads on from its cursor when Redis is back (``connected(True, "")``): nothing is
   skipped and nothing is handed over twice.
+- **A Redis Cluster moving the game's slot**: a MOVED reply sends the reader to the node it
+  names (reading on from its cursor there); while the slot's keys are half moved it tries
+  again a moment later. Neither is a lost connection.
 - **Reading again from the start** (the receiver found a digest that differs):
   ``restart(cursor, generation)`` from any thread; the batches read from then on carry the
   new ``generation``, so the receiver can drop those read before it asked.
@@ -27,10 +30,11 @@ from typing import Any
 import redis
 
 from .client import connect, read_stream
-from .streams import LOST, Address
+from .streams import LOST, MOVING, Address
 
 BLOCK_MS = 250  # the longest one XREAD waits: how soon a stop is seen
 SLACK = 1.5  # seconds a reply may take past the block time before Redis counts as lost
+MOVING_PAUSE = 0.05  # while a cluster's slot moves (ASK, TRYAGAIN, CLUSTERDOWN)
 PAUSES = (0.1, 0.2, 0.4, 0.8, 1.6, 2.0)  # between tries while Redis is away; then the last
 
 Batch = list[tuple[str, dict[str, Any]]]
@@ -40,9 +44,15 @@ class StreamReader:
     """Reads ``stream`` past ``cursor`` with the address's credentials until ``stop``."""
 
     def __init__(
-        self, address: Address, stream: str, cursor: str = "0-0", block_ms: int = BLOCK_MS
+        self,
+        address: Address,
+        stream: str,
+        cursor: str = "0-0",
+        block_ms: int = BLOCK_MS,
+        node: tuple[str, int] | None = None,
     ) -> None:
         self.address = address
+        self.node = node  # the cluster node serving the game's slot (None: the address's)
         self.stream = stream
         self.block_ms = block_ms
         self.cursor = cursor
@@ -78,7 +88,8 @@ class StreamReader:
     ) -> None:
         """Read until ``stop``: ``deliver(generation, batch)`` for each batch read,
         ``connected(ok, why)`` whenever the stream stops or starts being readable."""
-        connection = connect(self.address, timeout=self.block_ms / 1000 + SLACK)
+        timeout = self.block_ms / 1000 + SLACK
+        connection = connect(self.address, timeout, self.node)
         readable, failures = True, 0
         try:
             while not self._stop.is_set():
@@ -88,6 +99,14 @@ class StreamReader:
                         self._restart = None
                 try:
                     batch = read_stream(connection, self.stream, self.cursor, self.block_ms)
+                except MOVING as exc:  # nothing read: read on on the node serving the slot
+                    if isinstance(exc, redis.exceptions.MovedError):
+                        connection.close()
+                        self.node = (exc.host, int(exc.port))
+                        connection = connect(self.address, timeout, self.node)
+                    else:  # the slot's keys are half moved: a moment
+                        self._stop.wait(MOVING_PAUSE)
+                    continue
                 except (*LOST, redis.exceptions.RedisError) as exc:
                     failures += 1
                     if readable or self._recheck:

@@ -53,11 +53,13 @@ from tabletop.persist.seatview import SeatView, seat_header, seat_view_of
 
 from .streams import (
     LOST,
+    MOVING,
     Address,
     OnlineError,
     check_name,
     decode,
     encode,
+    public_key,
     question_to_dict,
     referee_key,
     request_key,
@@ -69,21 +71,68 @@ from .streams import (
 
 BLOCK_MS = 500
 RECONNECT_S = 120.0  # how long the referee waits for a Redis that went away
+AWAY = LOST + MOVING
 
 
-def connect(url: str, **options: Any) -> redis.Redis:
-    """The referee's connection. It never sends a command twice on its own (redis-py's
+def connect(
+    url: str, host: str | None = None, port: int | None = None, **options: Any
+) -> redis.Redis:
+    """The referee's connection (to ``host:port`` instead of the address's, with the same
+    user: a cluster's other node). It never sends a command twice on its own (redis-py's
     retries could append an entry twice when a reply is lost): ``Referee._retry`` reads the
     streams' ends again and goes on from there."""
-    host, port, user, password = server_of(url)
+    url_host, url_port, user, password = server_of(url)
     return redis.Redis(
-        host=host,
-        port=port,
+        host=host or url_host,
+        port=port or url_port,
         username=user,
         password=password,
         retry=Retry(NoBackoff(), 0),
         **options,
     )
+
+
+def cluster_nodes(connection: redis.Redis) -> list[tuple[str, int]] | None:
+    """Every node (host, port) of the Redis Cluster ``connection`` is on, masters and replicas,
+    as the cluster announces them (CLUSTER SHARDS); None when it is one Redis, not a cluster
+    (INFO cluster says ``cluster_enabled:0``)."""
+    if not int(connection.info("cluster").get("cluster_enabled", 0)):
+        return None
+    nodes: list[tuple[str, int]] = []
+    for shard in connection.execute_command("CLUSTER", "SHARDS"):
+        for node in _pairs(shard).get("nodes", []):
+            fields = _pairs(node)
+            if fields.get("health", "online") == "online":
+                host = fields.get("endpoint") or fields.get("ip")
+                if host and host != "?":
+                    nodes.append((str(host), int(fields["port"])))
+    return nodes
+
+
+def slot_owner(connection: redis.Redis, game: str) -> tuple[int, str, int]:
+    """The slot of ``game``'s keys (CLUSTER KEYSLOT, the same for all of them: the hash tag)
+    and the master that serves it (CLUSTER SHARDS)."""
+    slot = int(connection.execute_command("CLUSTER", "KEYSLOT", public_key(game)))
+    for shard in connection.execute_command("CLUSTER", "SHARDS"):
+        fields = _pairs(shard)
+        ranges = [int(n) for n in fields.get("slots", [])]
+        if any(lo <= slot <= hi for lo, hi in zip(ranges[::2], ranges[1::2], strict=True)):
+            for node in fields.get("nodes", []):
+                info = _pairs(node)
+                if info.get("role") == "master" and info.get("health", "online") == "online":
+                    return slot, str(info.get("endpoint") or info["ip"]), int(info["port"])
+    raise OnlineError(f"game {game}: no node of the cluster serves its slot {slot}")
+
+
+def _pairs(value: Any) -> dict[str, Any]:
+    """A CLUSTER SHARDS record as a dict (redis-py gives a dict, or a flat list of pairs)."""
+    if isinstance(value, dict):
+        return {str(k.decode() if isinstance(k, bytes) else k): v for k, v in value.items()}
+    items = list(value)
+    return {
+        str(k.decode() if isinstance(k, bytes) else k): v
+        for k, v in zip(items[::2], items[1::2], strict=True)
+    }
 
 
 class Referee:
@@ -130,9 +179,15 @@ class Referee:
             raise OnlineError(f"no bot {chosen!r} (bots: {', '.join(factories)})")
         self.bots = {s: factories[chosen](seed + i) for i, s in enumerate(self.seats) if s in bots}
         self.table_bot = factories[chosen](seed + 99)  # the table's own steps
+        self.url = url
         self.redis = connect(url, decode_responses=True)
-        host, port, _user, _password = server_of(url)
-        self.host, self.port = host, port
+        self.host, self.port, _user, _password = server_of(url)
+        # A cluster (any node's address): the game lives on the node that owns its slot
+        self.nodes = cluster_nodes(self.redis)
+        self.slot: int | None = None
+        if self.nodes is not None:
+            self.slot, host, port = slot_owner(self.redis, self.name)
+            self._connect(host, port)
         self.passwords: dict[str, str] = dict(saved.get("passwords", {}))
         self.cursors: dict[str, str] = {s: "0-0" for s in self.seats}
         self.cursors.update(_restart_cursors(saved, len(self.table.entries)))
@@ -162,23 +217,61 @@ class Referee:
             "entries": len(self.table.entries),
             "pending": list(pending) if pending else None,
         }
-        atomic_write_text(self.sidecar, json.dumps(record, indent=1) + "\n", replace=True)
+        # The game's log syncs at its checkpoints, not at every entry: this record, written
+        # before every request, is kept as durable as the log and no more (the rename is left
+        # to the system's write-back), so a move costs one sync of it rather than two.
+        atomic_write_text(
+            self.sidecar, json.dumps(record, indent=1) + "\n", replace=True, sync_folder=False
+        )
         self.sidecar.chmod(0o600)
+
+    def _connect(self, host: str, port: int) -> None:
+        """Do the game's work on ``host:port`` from now on (a cluster's node)."""
+        old = self.redis
+        self.redis = connect(self.url, host, port, decode_responses=True)
+        self.host, self.port = host, port
+        old.close()
+
+    def _recover(self, error: Exception) -> None:
+        """After a command that was not done: follow the game's slot to its new node (MOVED),
+        or wait a moment (a migration half done, Redis away); the streams' ends are read
+        again before anything more is written."""
+        self.published.clear()
+        if isinstance(error, redis.exceptions.MovedError):
+            self.slot = error.slot_id
+            self._connect(error.host, error.port)
+            self.say(
+                f"game {self.name}: its slot {error.slot_id} is now on {error.host}:{error.port}"
+            )
+        else:
+            time.sleep(0.05 if isinstance(error, MOVING) else 0.1)
 
     # ---- users and addresses -----------------------------------------------------------
     def open_seats(self) -> dict[str | None, Address]:
-        """Make (or keep) each viewer's ACL user; the join address of each."""
+        """Make (or keep) each viewer's ACL user; the join address of each. On a cluster the
+        users are made on every node (ACL users are each node's own), so the seats can log
+        in wherever the game's slot is served later (a failover, a slot moved)."""
         addresses: dict[str | None, Address] = {}
+        rules: dict[str, list[str]] = {}
         for viewer in self.viewers:
             user = user_name(self.name, viewer)
             password = self.passwords.get(user)
             if password is None:
                 password = self.passwords[user] = secrets.token_urlsafe(18)
-            self.redis.execute_command(
-                "ACL", "SETUSER", user, *seat_rules(self.name, viewer, password)
-            )
+            rules[user] = seat_rules(self.name, viewer, password)
             addresses[viewer] = Address(self.host, self.port, user, password, self.name, viewer)
-        self.redis.execute_command("ACL", "SAVE")
+        for host, port in self.nodes or [(self.host, self.port)]:
+            if (host, port) == (self.host, self.port):
+                node = self.redis
+            else:
+                node = connect(self.url, host, port, decode_responses=True)
+            try:
+                for user, user_rules in rules.items():
+                    node.execute_command("ACL", "SETUSER", user, *user_rules)
+                node.execute_command("ACL", "SAVE")
+            finally:
+                if node is not self.redis:
+                    node.close()
         self._write_sidecar(None)
         return addresses
 
@@ -265,20 +358,21 @@ class Referee:
                     self._serve_requests()
             except _Stopped:
                 return
-            except LOST:
+            except AWAY as error:
+                self._recover(error)
                 self._retry(self.publish)  # the file has it all: the streams catch up
 
     def _retry(self, call: Callable[[], Any]) -> Any:
-        """``call()``, again and again while Redis is away (a restart), for a while."""
+        """``call()``, again and again while Redis is away (a restart) or the game's slot moves
+        (a cluster), for a while."""
         deadline = time.monotonic() + RECONNECT_S
         while True:
             try:
                 return call()
-            except LOST:
-                self.published.clear()  # read the streams' ends again once it is back
+            except AWAY as error:
                 if time.monotonic() > deadline:
                     raise
-                time.sleep(0.1)
+                self._recover(error)  # the streams' ends are read again
 
     def _announce_over(self) -> None:
         for viewer in self.viewers:
@@ -356,7 +450,7 @@ class Referee:
 
     def _serve(self, seat: str, request_id: str, request: dict[str, Any]) -> None:
         self._write_sidecar((seat, request_id))
-        before, cursors = len(self.table.entries), dict(self.cursors)
+        before, cursors, asked = len(self.table.entries), dict(self.cursors), self.questions
         try:
             self._run_request(seat, request_id, request)
         except _Stopped:
@@ -364,7 +458,12 @@ class Referee:
             self._write_sidecar(None)
             raise
         self.cursors[seat] = max(self.cursors[seat], request_id, key=_stream_id)
-        self._write_sidecar(None)
+        if len(self.table.entries) == before or self.questions != asked:
+            # Written down now: a request that made no entry (a restart would run it again)
+            # or one that read other requests while its questions waited. A request whose
+            # entries reached the file needs nothing more: the record written before it
+            # says so with the file's length (_restart_cursors).
+            self._write_sidecar(None)
         if len(self.table.entries) != before:
             self._retry(self.publish)
         else:

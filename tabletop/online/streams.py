@@ -34,6 +34,14 @@ SPECTATOR = "spectator"
 FIELD = "m"
 # Redis went away (a restart, a network cut): wait and go on from the same place
 LOST = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+# A Redis Cluster moving a game's slot to another node: MOVED (the command was not run; the
+# error names the new node), ASK and TRYAGAIN (the slot's keys are half moved), CLUSTERDOWN
+# (nobody serves the slot for a moment). Each means: not done, do it again (on the new node).
+MOVING = (
+    redis.exceptions.AskError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+)
 
 
 class OnlineError(TableError):

@@ -208,11 +208,20 @@ def atomic_path(
 
 @contextlib.contextmanager
 def atomic_writer(
-    path: str | os.PathLike[str], mode: str = "w", *, replace: bool = False
+    path: str | os.PathLike[str],
+    mode: str = "w",
+    *,
+    replace: bool = False,
+    sync_folder: bool = True,
 ) -> Iterator[IO]:
     """A file to write ``path``'s new content to (text in UTF-8, or bytes with ``mode="wb"``);
     it becomes ``path`` in one rename when the block ends without an error, and nothing is
-    written otherwise. An existing ``path`` is replaced only with ``replace``."""
+    written otherwise. An existing ``path`` is replaced only with ``replace``.
+
+    The content is on disk before the rename, so ``path`` is never seen empty or half
+    written, even after a power cut. ``sync_folder=False`` leaves the rename itself to the
+    system's next write-back (a power cut may then leave the file as it was before): for
+    bookkeeping rewritten at every move, no more durable than the game's log it goes with."""
     folder, target, fd, temp = _begin(path, replace)
     try:
         encoding = None if "b" in mode else "utf-8"
@@ -225,12 +234,15 @@ def atomic_writer(
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-    _sync_folder(folder)
+    if sync_folder:
+        _sync_folder(folder)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, *, replace: bool = False) -> None:
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, *, replace: bool = False, sync_folder: bool = True
+) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all (see atomic_writer)."""
-    with atomic_writer(path, replace=replace) as handle:
+    with atomic_writer(path, replace=replace, sync_folder=sync_folder) as handle:
         handle.write(text)
 
 

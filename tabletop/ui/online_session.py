@@ -91,7 +91,9 @@ class OnlineSession(TableSession):
         self._errors_seen = len(client.errors)
         self._asked: set[str] = set()
         self.generation = 0  # batches read before the last "read again" are dropped
-        self.reader = StreamReader(client.address, client.stream, client.last_id)
+        self.reader = StreamReader(
+            client.address, client.stream, client.last_id, node=(client.host, client.port)
+        )
         client.on_resync.append(self._read_again)
         self.reader_thread = StreamThread(self.reader, self)
         self.reader_thread.batch.connect(self._take)

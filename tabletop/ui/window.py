@@ -85,9 +85,7 @@ from tabletop.visibility import can_see
 
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
-from .host_online import HostDialog, HostedGame
 from .notes_panel import NoteDialog, NotesPanel
-from .online_session import OnlineSession, joined
 from .question_dialog import ask as ask_question
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
@@ -97,6 +95,11 @@ from .view import Overview, TableView
 
 if TYPE_CHECKING:
     from .deck_editor import DeckEditor
+
+    # Live play is imported when a game is hosted or joined: its Redis client library costs
+    # more start-up than the rest of the window (tests/ui/test_bench_table.py).
+    from .host_online import HostDialog, HostedGame
+    from .online_session import OnlineSession
 
 RECENT_MAX = 10
 TWO_SIDED_SHAPES = ("card", "token")  # the shapes with a face and a back (Flip)
@@ -657,6 +660,9 @@ class MainWindow(QMainWindow):
         if self.hosted is not None and self.hosted.running:
             self._error("Host online", f"This window already hosts {self.hosted.name}.")
             return None
+        from .host_online import HostedGame
+        from .online_session import OnlineSession, joined
+
         path, seat = session.game.path, session.viewer
         self._close_game()  # the referee writes the file from now on
         try:
@@ -677,6 +683,8 @@ class MainWindow(QMainWindow):
         return self._show_host_dialog()
 
     def _show_host_dialog(self) -> HostDialog | None:
+        from .host_online import HostDialog
+
         hosted = self.hosted
         if hosted is None:
             return None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.online.server import RedisServer, redis_server_binary
+from tabletop.online.server import RedisCluster, RedisServer, redis_server_binary
 
 
 @pytest.fixture
@@ -32,3 +32,15 @@ def module_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def module_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    """A Redis Cluster of three nodes (masters, no replicas) for the tests of a module."""
+    if redis_server_binary() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    cluster = RedisCluster(tmp_path_factory.mktemp("cluster"), masters=3).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -496,26 +496,3 @@ def test_bad_input_is_named_in_one_line(cards: Players) -> None:
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
         assert "Traceback" not in err
     assert not any((root / name).exists() for name in ("x.json", "g2", "g3", "j"))
-
-
-def test_d_greenlands_event_by_files_ends_as_a_local_replay(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Greenland's first event (D) asked for by the first player from its copy, with the
-    Council of War (A2) and the import's auction (D10) answered: the host's table is the one
-    the same procedure gives locally, and each seat's copy is its view of it."""
-    players = Players(tmp_path, capsys, "greenland", "--seed", "1")
-    answers = "--choice council=yellow --bid red=0 --bid yellow=0 --bid green=0"
-    players.play("red", "--run", f"event {answers}")
-    local = tmp_path / "local.jsonl"
-    players.ok("new", "greenland", "--seats", ",".join(SEATS), "--seed", "1", "-o", local)
-    after = tmp_path / "local-event.jsonl"
-    players.ok("run", local, "event", *answers.split(), "--seat", "red", "-o", after)
-    with players.game() as hosted, Game.open(after, writable=False) as replayed:
-        assert hosted.state.digest() == replayed.state.digest()
-        for seat in SEATS:
-            view = SeatView(hosted.table, seat)
-            view.follow()
-            with players.copy(seat) as copy:
-                assert copy.state.digest() == view.state.digest()
-                assert copy.state.counters["phase"] == hosted.state.counters["phase"]

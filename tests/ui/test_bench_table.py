@@ -48,7 +48,7 @@ def test_drag_step_10k_figure_is_produced(tmp_path: Path, qapp) -> None:  # noqa
 def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     """``tabletop play greenland --screenshot`` opens the window without the report's plotting
     library or the board graphs' library (each loads only when asked for), nor PIL (an SVG
-    export's); the game's rules and turn load before Qt (PySide6 reads the
+    export's), nor Redis's client (live play's, loaded when a game is hosted or joined); the game's rules and turn load before Qt (PySide6 reads the
     source of every module imported after it)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(tmp_path / "games"))
     shot = tmp_path / "play.png"
@@ -76,7 +76,9 @@ def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     order = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
     loaded = set(order)
     assert "tabletop.ui.window" in loaded  # the window's imports were all listed
-    assert not {name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx", "PIL")}
+    assert not {
+        name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx", "PIL", "redis")
+    }
     for module in ("rules_assist.greenland.setup", "rules_assist.greenland.flow"):
         assert order.index(module) < order.index("PySide6.QtCore")
 

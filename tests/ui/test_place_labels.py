@@ -38,9 +38,9 @@ def _forms(item: PlaceItem) -> set[str]:
     return forms
 
 
-def _assert_every_label_reads(table) -> list[str]:  # noqa: ANN001
+def _assert_every_label_reads(table, at_least: int = 30) -> list[str]:  # noqa: ANN001
     places = table.scene.places
-    assert len(places) > 30
+    assert len(places) > at_least
     shortened = []
     for pid, item in places.items():
         lines = item.shown_label()
@@ -71,6 +71,24 @@ def test_every_place_label_on_a_fitted_greenland_table_reads_in_full_or_short(
     band = hunters.mapToScene(hunters.rect.topLeft() + QPointF(20, -14))
     assert hunters in table.scene.items(band)
     assert hunters.toolTip() == "Norse unassigned hunters"
+
+
+@SIZES
+@pytest.mark.parametrize("seats", [2, 4])
+def test_every_place_label_on_a_fitted_looot_table_reads_in_full_or_short(
+    table,  # noqa: ANN001
+    size: tuple[int, int],
+    seats: int,
+) -> None:
+    """Looot: the bag, the supplies and each seat's Vikings bowl say their words, with the
+    count, at both screen sizes and with two or four seats."""
+    module = find_module("looot")
+    table.start(module, seats=seats, seed=5)
+    _fitted(table, size)
+    shortened = _assert_every_label_reads(table, at_least=3 + 4 * seats)
+    assert set(shortened) <= {"bag", "supply", "discard"}, shortened
+    first = table.state.seats[0].id
+    assert table.scene.places[f"vikings_{first}"].shown_label() == ("Vikings · 13",)
 
 
 def test_an_empty_narrow_place_wraps_its_full_label_and_a_filled_one_grows_to_it(
