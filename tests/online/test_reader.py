@@ -1,6 +1,7 @@
 """The stream reader on its own (tabletop/online/reader.py), on a real Redis with a referee
 and two bot clients playing: it hands over every message of the seat's stream exactly
-once and in order, across a Redis restart; it reads again from the start when asked, its
+once and in order, across a Redis restart and across the game's slot moving to another node
+of a Redis Cluster; it reads again from the start when asked, its
 batches marked with the new generation; ``stop`` ends its thread."""
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import redis
 
 from tabletop.online.reader import Batch, StreamReader
 from tabletop.online.referee import Referee
-from tabletop.online.server import RedisServer
+from tabletop.online.server import RedisCluster, RedisServer
 from tabletop.online.streams import Address, view_key
 from tests.online.helpers import Players, new_greenland
+from tests.online.test_cluster import names_on_each_node, slot_of
 
 SEATS = ["red", "green"]
 
@@ -55,10 +57,10 @@ class Reading:
 class Hosted:
     """A referee in a thread on a two-seat Greenland game."""
 
-    def __init__(self, server: RedisServer, tmp_path: Path, name: str) -> None:
+    def __init__(self, url: str, tmp_path: Path, name: str) -> None:
         path = new_greenland(tmp_path / "game.jsonl", SEATS, seed=11)
-        self.server, self.name = server, name
-        self.referee = Referee(path, server.url, name=name)
+        self.url, self.name = url, name
+        self.referee = Referee(path, url, name=name)
         self.addresses = self.referee.open_seats()
         self.stop = threading.Event()
         self.failures: list[BaseException] = []
@@ -77,9 +79,10 @@ class Hosted:
         self.referee.close()
         assert not self.failures, self.failures
 
-    def stream_ids(self) -> list[str]:
-        """Red's stream as it stands, read whole with the referee's user."""
-        client = redis.Redis.from_url(self.server.url, decode_responses=True)
+    def stream_ids(self, url: str | None = None) -> list[str]:
+        """Red's stream as it stands, read whole with the referee's user (on the server at
+        ``url``: a cluster's node serving the game's slot)."""
+        client = redis.Redis.from_url(url or self.url, decode_responses=True)
         try:
             return [mid for mid, _fields in client.xrange(view_key(self.name, "red"))]
         finally:
@@ -88,7 +91,7 @@ class Hosted:
 
 @pytest.fixture
 def hosted(redis_server: RedisServer, tmp_path: Path) -> Iterator[Hosted]:
-    game = Hosted(redis_server, tmp_path, "reader")
+    game = Hosted(redis_server.url, tmp_path, "reader")
     try:
         yield game
     finally:
@@ -150,3 +153,33 @@ def test_stop_ends_the_reader_waiting_on_a_stream_with_nothing_new(hosted: Hoste
     wait(lambda: reading.ids() == hosted.stream_ids(), "what is on the stream")
     assert reading.thread.is_alive()
     reading.stop()  # asserts the thread has ended
+
+
+def test_the_reader_follows_the_games_slot_to_another_node_of_a_cluster(
+    module_cluster: RedisCluster, tmp_path: Path
+) -> None:
+    """The slot is moved mid-game: the reader gets MOVED, reads on from its cursor on the
+    node named, and never takes it for a lost connection."""
+    first, target = module_cluster.nodes[0], module_cluster.nodes[1]
+    name = names_on_each_node(module_cluster, "reader")[first.port]
+    hosted = Hosted(module_cluster.url, tmp_path, name)
+    try:
+        reading = Reading(hosted.addresses["red"])
+        players = Players(hosted.addresses, SEATS)
+        red = players.clients["red"]
+        for seat in SEATS:
+            players.start(seat, until=lambda: red.seq >= 12)
+        for thread in players.threads.values():
+            thread.join(120)
+        wait(lambda: reading.ids() == hosted.stream_ids(first.url), "what is on the first node")
+        module_cluster.move_slot(slot_of(module_cluster, name), target)
+        seq = red.seq
+        for seat in SEATS:
+            players.start(seat, until=lambda: red.seq >= seq + 12)
+        players.join()
+        wait(lambda: reading.ids() == hosted.stream_ids(target.url), "the reader on the new node")
+        reading.stop()
+        assert reading.reader.node == ("127.0.0.1", target.port)
+        assert reading.states == []
+    finally:
+        hosted.close()
