@@ -86,6 +86,7 @@ class Client:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
         self.timeout = timeout
+        self.moving_s = MOVING_S  # how long a request waits for a moving slot (a cluster)
         self.redis = self._connect(a.host, a.port)
         try:
             self.redis.ping()
@@ -215,14 +216,14 @@ class Client:
         if self.requests is None:
             raise OnlineError("a spectator sends no requests")
         message = encode({"seat": self.seat, **request})
-        deadline = time.monotonic() + MOVING_S
+        deadline = time.monotonic() + self.moving_s
         while True:
             try:
                 return str(self.redis.xadd(self.requests, message))
             except MOVING as error:  # not added: add it on the slot's node
                 if time.monotonic() > deadline:
                     raise OnlineError(
-                        f"the game's slot did not settle in {MOVING_S:.0f} s"
+                        f"the game's slot did not settle in {self.moving_s:g} s"
                     ) from None
                 self._moving(error)
 

@@ -18,8 +18,9 @@ signal) and its answer goes back as a request.
 Requests are sent from the Qt thread on the client's own connection: an XADD is one short
 round trip made on a player's gesture (never periodically), its reply (the request's id) is
 needed at once to put the pieces back if the referee refuses it, and the connection gives up
-after ``REQUEST_TIMEOUT`` (no request is sent while the reader knows Redis is away), so a
-frozen server holds a gesture up for at most that long.
+after ``REQUEST_TIMEOUT`` (no request is sent while the reader knows Redis is away; a
+cluster's slot that is still moving after that long leaves it unsent too), so a frozen
+server holds a gesture up for at most that long.
 
 Undo, the dice tray, shuffles, the rules assistant's settings, notes and the session record
 belong to the referee's full table and are not offered here.
@@ -228,6 +229,9 @@ class OnlineSession(TableSession):
                 " (connection lost, retrying)"
             )
             return None
+        except OnlineError as exc:  # a cluster's slot still moving: the request was not added
+            self.message.emit(f"Not sent: {exc}")
+            return None
 
     def submit(self, command: Command, force: str | None = None, actor: str | None = None) -> bool:
         """Ask the referee for ``command`` (as this seat); True once the request is sent. The
@@ -311,6 +315,7 @@ def joined(address: str, timeout: float = 10.0) -> Client:
     """A client on the seat's stream once the game's header has arrived (OnlineError if it
     does not within ``timeout`` seconds: no such game on that server)."""
     client = Client(address, timeout=REQUEST_TIMEOUT)
+    client.moving_s = REQUEST_TIMEOUT  # a gesture never waits long on a cluster's moving slot
     deadline = time.monotonic() + timeout
     try:
         while client.table is None:

@@ -20,11 +20,12 @@ from tabletop.core import Table
 from tabletop.core.commands import touched_by
 from tabletop.online.client import BotClient, Client
 from tabletop.online.referee import Referee
-from tabletop.online.server import RedisServer
+from tabletop.online.server import RedisCluster, RedisServer
 from tabletop.online.streams import OnlineError, request_key
 from tabletop.persist.seatview import SeatView
 from tabletop.ui.online_session import joined
 from tests.online.helpers import new_greenland
+from tests.online.test_cluster import slot_of
 from tests.online.test_window import Live
 
 WAIT_MS = 30_000
@@ -281,3 +282,38 @@ def test_joining_a_frozen_redis_is_a_plain_message(
     finally:
         frozen.thaw()
         referee.close()
+
+
+def test_the_window_on_a_cluster_says_a_move_made_while_the_slot_moves_is_not_sent_and_follows_it(
+    qtbot: Any,  # noqa: ANN401
+    module_cluster: RedisCluster,
+    tmp_path: Path,
+) -> None:
+    """Red's request stream is migrated to another node before the rest of the game's slot:
+    a move then gets ASK replies, gives up after the request timeout and says so (the
+    request was not added anywhere); once the slot is the new node's, the reader and the
+    client follow MOVED there and the next move is played."""
+    live = Live(qtbot, module_cluster, tmp_path)  # type: ignore[arg-type] # its url only
+    try:
+        live.wait(live.red_to_place, "red's hunters to place")
+        live.green_plays = False
+        slot = slot_of(module_cluster, "window")
+        target = next(n for n in module_cluster.nodes if n is not module_cluster.node_of_slot(slot))
+        source = module_cluster.start_move(slot, target)
+        module_cluster.migrate_keys(slot, source, target, [request_key("window", "red")])
+        north = live.session.state.places["north_warm"].contents[1]
+        live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
+        assert "Not sent: the game's slot did not settle" in live.table.status()
+        assert not lost(live)
+        module_cluster.migrate_keys(slot, source, target)
+        module_cluster.finish_move(slot, target)
+        seq = live.session.table.seq
+        live.table.drag(live.table.piece_point("cube-red-1"), live.table.piece_point(north))
+        live.wait(lambda: live.session.table.seq > seq, "red's move on the slot's new node")
+        assert "cube-red-1" in live.session.state.contents(north, "hunters")
+        assert live.session.reader.node == ("127.0.0.1", target.port)
+        assert live.session.client.port == target.port
+        assert not lost(live)
+        same_as_referee(live)
+    finally:
+        live.close()
