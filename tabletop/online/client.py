@@ -7,7 +7,9 @@ public stream and sends nothing) and ``poll()`` reads the stream from where it s
 is replayed onto it (``Table.replay``) and the digest of the table after it compared with
 the entry's. A digest that differs, or an entry number out of order, is said (``problems``)
 and the client reads its stream again from the start (``resyncs``). An entry it already has
-is skipped, so nothing is applied twice.
+is skipped, so nothing is applied twice. ``poll`` is ``take`` of what ``read_stream`` reads;
+a client whose thread must not wait on the network (the window) has the stream read on
+another thread (reader.py) and only applies the batches handed over (``take``).
 
 ``act``, ``moves`` and ``answer`` send requests; the referee's refusals arrive as
 ``errors``, its questions as ``questions``.
@@ -19,10 +21,12 @@ client's own view (the same turn driver as a local table, on the table the seat 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from rules_assist.driver import MOVES, TERMINAL, Action, Driver
 from rules_assist.questions import Question
@@ -47,6 +51,32 @@ from .streams import (
 )
 
 MOVING_S = 60.0  # how long a request waits for a cluster's slot to settle on a node
+BATCH = 500  # messages read at most at once (``read_stream``)
+
+
+def connect(
+    address: Address,
+    timeout: float | None = None,
+    node: tuple[str, int] | None = None,
+) -> redis.Redis:
+    """A connection with the seat's credentials, to the address's server or ``node`` (the
+    node of a cluster that serves the game's slot now: the seat's user is on every node).
+    ``timeout`` (seconds): no command waits longer for its reply (a frozen server is then a
+    lost connection, TimeoutError), and a failed command is not sent again on its own (an
+    XADD whose reply was lost could otherwise add the request twice)."""
+    host, port = node if node is not None else (address.host, address.port)
+    options: dict[str, Any] = {}
+    if timeout is not None:
+        options = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+        options["retry"] = Retry(NoBackoff(), 0)
+    return redis.Redis(
+        host=host,
+        port=port,
+        username=address.user,
+        password=address.password,
+        decode_responses=True,
+        **options,
+    )
 
 
 class UnfairReferee(OnlineError):
@@ -55,17 +85,27 @@ class UnfairReferee(OnlineError):
 
 
 class Client:
+    """``timeout``: see ``connect`` (None: wait for Redis as long as it takes).
+    ``contribute``: draw and send the seat's contribution to a fair game's dice when shown
+    the referee's commitment."""
+
     def __init__(
-        self, address: Address | str, block_ms: int = 200, contribute: bool = True
+        self,
+        address: Address | str,
+        block_ms: int = 200,
+        timeout: float | None = None,
+        contribute: bool = True,
     ) -> None:
         self.address = Address.parse(address) if isinstance(address, str) else address
         a = self.address
+        self.timeout = timeout
+        self.moving_s = MOVING_S  # how long a request waits for a moving slot (a cluster)
         self.redis = self._connect(a.host, a.port)
         try:
             self.redis.ping()
         except redis.exceptions.AuthenticationError:
             raise OnlineError(f"{a.host}:{a.port}: the seat's user or password is wrong") from None
-        except redis.exceptions.ConnectionError as exc:
+        except LOST as exc:  # refused, or no answer within ``timeout``
             raise OnlineError(f"{a.host}:{a.port}: cannot connect ({exc})") from None
         self.seat = a.seat
         self.stream = view_key(a.game, a.seat)
@@ -81,6 +121,7 @@ class Client:
         self.resyncs = 0
         self.over = False
         self.listeners: list[Callable[[Entry], None]] = []
+        self.on_resync: list[Callable[[], None]] = []  # told when the stream is read again
         # committed dice and shuffles (docs/fairness.md): what this seat was shown and gave
         self.contribute = contribute  # draw and send this seat's contribution when asked
         self.commitment: str | None = None  # the first commitment this client was shown
@@ -96,10 +137,7 @@ class Client:
         """The seat's connection to ``host:port`` (the join address's, or the node of a
         cluster that serves the game's slot now: the seat's user is on every node)."""
         self.host, self.port = host, port
-        a = self.address
-        return redis.Redis(
-            host=host, port=port, username=a.user, password=a.password, decode_responses=True
-        )
+        return connect(self.address, self.timeout, (host, port))
 
     def _moving(self, error: Exception) -> None:
         """The game's slot is moving to another node of a cluster: follow a MOVED reply to
@@ -128,19 +166,27 @@ class Client:
             raise UnfairReferee(self.unfair)
         wait = self.block_ms if block_ms is None else block_ms
         try:
-            found = self.redis.xread({self.stream: self.last_id}, block=wait or None, count=500)
+            found = read_stream(self.redis, self.stream, self.last_id, wait)
         except MOVING as error:  # nothing read: read again on the slot's node
             self._moving(error)
             return 0
+        return self.take(found)
+
+    def take(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> int:
+        """Apply messages read from the stream past ``last_id`` (its id and the decoded
+        message, in the stream's order); how many were taken. A message that does not fit
+        starts the stream again from the start (``resync``) and the rest are left."""
         read = 0
-        for _key, messages in found or []:
-            for message_id, fields in messages:
-                read += 1
-                self.last_id = message_id
-                if not self._take(decode(fields)):
-                    self.resync()
-                    return read
-        if read < 500:  # the end of the stream as it is now: all that was said is known
+        if self.unfair is not None:
+            raise UnfairReferee(self.unfair)
+        batch = list(messages)
+        for message_id, message in batch:
+            read += 1
+            self.last_id = message_id
+            if not self._take(message):
+                self.resync()
+                return read
+        if len(batch) < BATCH:  # the end of the stream as it was read: all said is known
             self._contribute()
         return read
 
@@ -148,6 +194,8 @@ class Client:
         """Read the whole stream again, from the start, onto an empty table."""
         self.resyncs += 1
         self._reset()
+        for listener in self.on_resync:
+            listener()
 
     def _take(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
@@ -261,14 +309,14 @@ class Client:
         if self.requests is None:
             raise OnlineError("a spectator sends no requests")
         message = encode({"seat": self.seat, **request})
-        deadline = time.monotonic() + MOVING_S
+        deadline = time.monotonic() + self.moving_s
         while True:
             try:
                 return str(self.redis.xadd(self.requests, message))
             except MOVING as error:  # not added: add it on the slot's node
                 if time.monotonic() > deadline:
                     raise OnlineError(
-                        f"the game's slot did not settle in {MOVING_S:.0f} s"
+                        f"the game's slot did not settle in {self.moving_s:g} s"
                     ) from None
                 self._moving(error)
 
@@ -298,6 +346,15 @@ class Client:
 
     def close(self) -> None:
         self.redis.close()
+
+
+def read_stream(
+    connection: redis.Redis, stream: str, after: str, block_ms: int = 0, count: int = BATCH
+) -> list[tuple[str, dict[str, Any]]]:
+    """The messages of ``stream`` past id ``after`` (waiting up to ``block_ms`` for one when
+    there are none; 0: not waiting), each as its id and its decoded message."""
+    found = connection.xread({stream: after}, block=block_ms or None, count=count)
+    return [(mid, decode(fields)) for _key, messages in found or [] for mid, fields in messages]
 
 
 def _game_of(header: Header) -> Any:

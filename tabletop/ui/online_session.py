@@ -2,14 +2,25 @@
 
 ``OnlineSession`` is the window's ``TableSession`` for a seat of a game hosted on Redis. The
 table on screen is the client's view of the game (the seat's projection replayed entry by
-entry; a card the seat may not see is a back with a stand-in id), read from the seat's
-stream by a timer on the Qt thread that never waits (XREAD without BLOCK). Nothing is
-played on this table directly: a drag, a flip or a turn becomes a ``moves`` request to the
-referee and a procedure's button an ``action`` request; the referee runs them and the
-entries it appends come back on the stream like anyone else's. A refusal comes back as an
+entry; a card the seat may not see is a back with a stand-in id). The seat's stream is read
+on a thread of its own (``StreamThread``, tabletop/online/reader.py: XREAD BLOCK from its
+cursor, with its own connection) that hands each batch of decoded messages to the Qt thread
+by a queued signal; the Qt thread applies them to the client's table (``Client.take``) and
+the scene repaints, so the table is only ever touched on the Qt thread, and a slow or lost
+Redis never holds the window up. Nothing is played on this table directly: a drag, a flip
+or a turn becomes a ``moves`` request to the referee and a procedure's button an
+``action`` request; the referee runs them and the entries it appends come back on the
+stream like anyone else's. A refusal comes back as an
 ``error`` for the request: it is said in the status bar and the pieces moved go back where
 the table has them. A question for the seat is put in the question dialog (``question``
 signal) and its answer goes back as a request.
+
+Requests are sent from the Qt thread on the client's own connection: an XADD is one short
+round trip made on a player's gesture (never periodically), its reply (the request's id) is
+needed at once to put the pieces back if the referee refuses it, and the connection gives up
+after ``REQUEST_TIMEOUT`` (no request is sent while the reader knows Redis is away; a
+cluster's slot that is still moving after that long leaves it unsent too), so a frozen
+server holds a gesture up for at most that long.
 
 Undo, the dice tray, shuffles, the rules assistant's settings, notes and the session record
 belong to the referee's full table and are not offered here.
@@ -27,7 +38,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from rules_assist.driver import MOVES, Action
 from rules_assist.questions import Question
@@ -35,12 +46,13 @@ from tabletop.core import Annotate, Command, Policy, Record
 from tabletop.core.commands import touched_by
 from tabletop.modules import Module
 from tabletop.online.client import Client, UnfairReferee
+from tabletop.online.reader import Batch, StreamReader
 from tabletop.online.streams import LOST, OnlineError
 from tabletop.persist import Game
 
 from .session import TableSession
 
-POLL_MS = 30  # how often the seat's stream is read (each read returns at once)
+REQUEST_TIMEOUT = 1.0  # seconds a request (an XADD from the Qt thread) may wait for Redis
 NOT_HERE = "{what} is the referee's, not a seat's, in a live game"
 WAITING = "waiting for the other seats' contributions to the dice and shuffles"
 
@@ -58,6 +70,29 @@ def contribution_text(client: Client) -> str | None:
             return "Your contribution was drawn here and sent: waiting for the referee to take it"
         return f"Your contribution was drawn here and sent: {WAITING} ({', '.join(others)})"
     return f"The game is {WAITING} ({', '.join(missing)})"
+
+
+class StreamThread(QThread):
+    """Runs a ``StreamReader`` on its own thread; its signals reach the Qt thread queued."""
+
+    batch = Signal(int, object)  # (generation, [(message id, message), ...])
+    connection = Signal(bool, str)  # the stream could (True) or could not (False, why) be read
+
+    def __init__(self, reader: StreamReader, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.reader = reader
+        self.setObjectName(f"reader {reader.stream}")
+
+    def run(self) -> None:
+        try:
+            self.reader.run(self.batch.emit, self.connection.emit)
+        except Exception as exc:  # noqa: BLE001 - said in the window, not lost with the thread
+            self.connection.emit(False, f"the stream's reader stopped: {exc}")
+
+    def stop(self) -> None:
+        """Stop reading and wait for the thread to end (within one block time)."""
+        self.reader.stop()
+        self.wait()
 
 
 class OnlineSession(TableSession):
@@ -79,12 +114,20 @@ class OnlineSession(TableSession):
         self._errors_seen = len(client.errors)
         self._asked: set[str] = set()
         self._contributions = contribution_text(client)  # what the game waits for, said
-        self.timer = QTimer(self)
-        self.timer.setInterval(POLL_MS)
-        self.timer.timeout.connect(self.poll)
-        self.timer.start()
-        if self._contributions is not None:  # said once the window shows the game
-            QTimer.singleShot(0, self._say_waiting)
+        self.generation = 0  # batches read before the last "read again" are dropped
+        self.reader = StreamReader(
+            client.address, client.stream, client.last_id, node=(client.host, client.port)
+        )
+        client.on_resync.append(self._read_again)
+        self.reader_thread = StreamThread(self.reader, self)
+        self.reader_thread.batch.connect(self._take)
+        self.reader_thread.connection.connect(self._connection)
+        self.reader_thread.start()
+        # what joining read already (a question waiting for the seat, what the game waits
+        # for), once the window showing this session has connected to it
+        QTimer.singleShot(0, self, self._take_read)
+        if self._contributions is not None:
+            QTimer.singleShot(0, self, self._say_waiting)
 
     def _say_waiting(self) -> None:
         if self._contributions is not None:
@@ -107,33 +150,37 @@ class OnlineSession(TableSession):
         who = self.seat_name(a.seat) if a.seat is not None else "spectator"
         text = f"online: {a.game} as {who}"
         if not self.connected:
-            text += " (CONNECTION LOST: trying again)"
+            text += " (CONNECTION LOST, retrying)"
         elif self.client.over:
             text += " (the game is over)"
         return text
 
-    # ---- reading the stream ------------------------------------------------------------
-    def poll(self) -> int:
-        """Read what the seat's stream has now (never waiting); how many messages."""
+    # ---- reading the stream (the reader's batches, on the Qt thread) -------------------
+    def _take(self, generation: int, batch: Batch) -> None:
+        """Apply a batch the reader read: entries onto the client's table (the scene follows
+        its changes), then refusals and questions."""
+        if generation != self.generation or self.reader.stopping:
+            return  # read before the stream was started again, or after closing
         try:
-            read = self.client.poll(0)
-        except LOST:
-            self._set_connected(False)
-            return 0
+            self.client.take(batch)
         except UnfairReferee as exc:
-            self.timer.stop()  # nothing more is read from this referee
+            self.reader.stop()  # nothing more is read from this referee
             self.message.emit(f"{exc}: this window stopped following the game")
-            return 0
+            return
         except OnlineError as exc:
             self.message.emit(str(exc))
-            return 0
-        self._set_connected(True)
+            return
         if self.client.table is not None and self.client.table is not self.game.table:
             self._adopt()  # read again from the start (a digest that differed): a new table
-        self._refusals()
-        self._questions()
-        self._say_contributions()
-        return read
+        self._take_read()
+
+    def _take_read(self) -> None:
+        """Say what the client has read and not yet said: refusals, questions, what the game
+        waits for."""
+        if not self.reader.stopping:
+            self._refusals()
+            self._questions()
+            self._say_contributions()
 
     def _say_contributions(self) -> None:
         text = contribution_text(self.client)
@@ -144,10 +191,19 @@ class OnlineSession(TableSession):
                 self.message.emit(text)
             self._contributions = text
 
-    def _set_connected(self, connected: bool) -> None:
+    def _read_again(self) -> None:
+        """The client reads its stream again from the start: so does the reader."""
+        self.generation += 1
+        self.reader.restart(self.client.last_id, self.generation)
+
+    def _connection(self, readable: bool, why: str) -> None:
+        self._set_connected(readable, why)
+
+    def _set_connected(self, connected: bool, why: str = "") -> None:
         if connected != self.connected:
             self.connected = connected
-            self.message.emit(self.online_text())
+            text = self.online_text()
+            self.message.emit(f"{text}: {why}" if why else text)
             self.connection_changed.emit(connected)
 
     def _adopt(self) -> None:
@@ -203,11 +259,22 @@ class OnlineSession(TableSession):
         if self.client.seat is None:
             self.message.emit(self.read_only_text)
             return None
+        if not self.connected:
+            self.message.emit("Not sent: the connection to the game is lost (retrying)")
+            return None
         try:
             return send()
         except LOST:
             self._set_connected(False)
-            self.message.emit("Not sent: the connection to the game is lost")
+            self.reader.recheck()  # the reader says when Redis can be reached again
+            # the reply is what is missing: the request itself may have reached Redis
+            self.message.emit(
+                "No reply from the game's server: the request may still reach the referee"
+                " (connection lost, retrying)"
+            )
+            return None
+        except OnlineError as exc:  # a cluster's slot still moving: the request was not added
+            self.message.emit(f"Not sent: {exc}")
             return None
 
     def submit(self, command: Command, force: str | None = None, actor: str | None = None) -> bool:
@@ -283,8 +350,8 @@ class OnlineSession(TableSession):
         return self._not_here("Giving a seat to a bot")
 
     def close(self) -> None:
-        """Stop reading and let go of the connection."""
-        self.timer.stop()
+        """Stop the reader (its thread is joined) and let go of the connection."""
+        self.reader_thread.stop()
         self.client.close()
 
 
@@ -299,7 +366,8 @@ def joined(
     every seat has contributed to its dice (``tabletop host --new ... --fair``) shows its
     commitment first: this seat's contribution is drawn and sent, ``waiting`` is told what
     the game waits for (after every read), and the header is awaited up to ``patience``."""
-    client = Client(address)
+    client = Client(address, timeout=REQUEST_TIMEOUT)
+    client.moving_s = REQUEST_TIMEOUT  # a gesture never waits long on a cluster's moving slot
     deadline = time.monotonic() + timeout
     try:
         while client.table is None:

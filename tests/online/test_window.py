@@ -17,7 +17,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from rules_assist.driver import MOVES, Driver
-from tabletop.online.client import BotClient
+from tabletop.online.client import BotClient, Client
 from tabletop.online.referee import Referee
 from tabletop.online.server import RedisServer
 from tabletop.persist import Game
@@ -39,6 +39,7 @@ class Live:
         server: RedisServer,
         tmp_path: Path,
         scripted: bool = True,
+        joining: Callable[[Client], None] | None = None,
     ) -> None:
         path = new_greenland(tmp_path / "game.jsonl", SEATS, seed=5)
         self.referee = Referee(path, server.url, name="window")
@@ -55,6 +56,8 @@ class Live:
         qtbot.addWidget(self.window)
         self.window.resize(*WINDOW_SIZE)
         client = joined(str(self.addresses["red"]))
+        if joining is not None:
+            joining(client)  # red's client, before the window's session holds it
         self.session = OnlineSession(client, module_for(Game(client.table, client.header)))
         if scripted:  # red's answers; else each question opens its dialog
             self.session.answerer = lambda question: question.options[0]
@@ -81,6 +84,9 @@ class Live:
                 self.green.step()
             else:
                 time.sleep(0.005)
+        # the reader's batch that made ``done()`` true was drawn in the last round; what
+        # that posted in turn (the phase panel's new buttons are shown by a queued event)
+        QApplication.processEvents()
 
     @property
     def red_status(self):  # noqa: ANN201 - the turn driver's status of red's view
