@@ -54,7 +54,7 @@ from tabletop.modules.revisions import module_for_game
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game, atomic_write_text
 from tabletop.persist.seatview import SeatView, seat_header, seat_view_of
-from tabletop.persist.takeback import ASK, redo_verdict, undo_verdict
+from tabletop.persist.takeback import ASK, take_back_verdict
 
 from .streams import (
     LOST,
@@ -526,15 +526,12 @@ class Referee:
         (tabletop/persist/takeback.py): its own last move alone; another's with every other
         seat's yes (a question to each, no unless answered yes); a move that showed it
         something, never."""
-        if kind == "undo":
-            verdict = undo_verdict(self.table, seat, self.views[seat])
-        else:
-            verdict = redo_verdict(self.table, seat)
+        names = {s.id: s.name for s in self.header.seats}
+        verdict = take_back_verdict(kind, self.table, seat, self.views[seat], names.get(seat))
         if verdict.refused:
             self.refuse(seat, request_id, f"not taken back: {verdict.text}")
             return
         answerer = self._answerer(None)
-        names = {s.id: s.name for s in self.header.seats}
         for other in verdict.ask if verdict.verdict == ASK else ():
             line = self.views[other].words(verdict.seq) if verdict.seq else ""
             question = Question.yes_no(

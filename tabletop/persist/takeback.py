@@ -52,9 +52,10 @@ class TakeBack:
         return self.verdict == REFUSED
 
 
-def undo_verdict(table: Table, seat: str, view: SeatView) -> TakeBack:
+def undo_verdict(table: Table, seat: str, view: SeatView, name: str | None = None) -> TakeBack:
     """May ``seat`` take back the move undo would take back now? ``view``: the seat's view of
-    ``table`` (brought up to date here)."""
+    ``table`` (brought up to date here); ``name``: the seat's name in the words."""
+    who = name or seat
     if not table.can_undo:
         return TakeBack(REFUSED, None, "there is no move to take back")
     seq = table.undo_stack[-1]
@@ -65,18 +66,18 @@ def undo_verdict(table: Table, seat: str, view: SeatView) -> TakeBack:
         return TakeBack(
             REFUSED,
             seq,
-            f"{words} showed you what you could not see before (a card drawn, turned up or"
-            " peeked at): taken back, you would keep what you saw, so it stands",
+            f"{words} showed {who} what it could not see before (a card drawn, turned up or"
+            f" peeked at): taken back, {who} would keep what it saw, so the move stands",
         )
     others = tuple(s.id for s in table.state.seats if s.id != seat)
     if entry.actor != seat:
-        return TakeBack(ASK, seq, f"{words} is not a move of yours", others)
+        return TakeBack(ASK, seq, f"{words} is not {who}'s move", others)
     acted = [e for e in table.entries[seq:] if e.kind in ACTS and seat_of(e.actor) != seat]
     if acted:
         return TakeBack(
             ASK, seq, f"{words}: others have played since (entry {acted[0].seq})", others
         )
-    return TakeBack(OWN, seq, f"{words} is your own last move")
+    return TakeBack(OWN, seq, f"{words} is {who}'s own last move")
 
 
 def redo_verdict(table: Table, seat: str) -> TakeBack:
@@ -97,6 +98,15 @@ def redo_verdict(table: Table, seat: str) -> TakeBack:
     return TakeBack(OWN, seq, f"entry {seq} is your own move, just taken back")
 
 
+def take_back_verdict(
+    kind: str, table: Table, seat: str, view: SeatView, name: str | None = None
+) -> TakeBack:
+    """``undo_verdict`` or ``redo_verdict`` as ``kind`` ('undo' or 'redo') says."""
+    if kind == "undo":
+        return undo_verdict(table, seat, view, name)
+    return redo_verdict(table, seat)
+
+
 def showed_something(command: Command) -> bool:
     """A view entry's command shows its viewer a piece it could not see before: a stand-in
     replaced by the piece itself, or a peek's cards."""
@@ -111,4 +121,13 @@ def showed_something(command: Command) -> bool:
     return False
 
 
-__all__ = ["ASK", "OWN", "REFUSED", "TakeBack", "redo_verdict", "showed_something", "undo_verdict"]
+__all__ = [
+    "ASK",
+    "OWN",
+    "REFUSED",
+    "TakeBack",
+    "redo_verdict",
+    "showed_something",
+    "take_back_verdict",
+    "undo_verdict",
+]

@@ -162,7 +162,7 @@ def test_table_an_undo_of_a_move_not_the_seats_asks_the_other_seat(hosted: Hoste
     text = hosted.answered(hosted.green, "no")
     assert text.startswith(f"Norse asks to take back entry {top} (")
     assert len(hosted.referee.table.entries) == before
-    assert "is not a move of yours, and Tunit said no" in hosted.red.errors[-1][1]
+    assert "is not Norse's move, and Tunit said no" in hosted.red.errors[-1][1]
     hosted.red.undo()
     hosted.answered(hosted.green, "yes")
     undo = hosted.referee.table.entries[-1]
@@ -190,7 +190,7 @@ def test_b2_an_undo_after_a_draw_into_the_hand_is_refused(hosted: Hosted) -> Non
     hosted.serve()
     assert len(hosted.referee.table.entries) == before
     text = hosted.red.errors[-1][1]
-    assert f"entry {before} (" in text and "showed you what you could not see before" in text
+    assert f"entry {before} (" in text and "showed Norse what it could not see before" in text
     assert "to Norse's hand" in text
     hosted.check()
 
