@@ -739,8 +739,8 @@ def _take_back(
 ) -> None:
     """A seat's undo or redo request under the take-back policy of live games
     (tabletop/persist/takeback.py): its own last move, nobody else having played since; a
-    move that showed it a card, never. What needs the other seats' yes is refused: play by
-    email asks nobody mid-way."""
+    move that showed it a card, never. What needs the other seats' yes is refused: an undo
+    does not wait for their answers by file as a procedure's question does."""
     verdict = take_back_verdict(kind, view.table, seat, view, name)
     if verdict.verdict == ASK:
         raise PbemError(
