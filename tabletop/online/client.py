@@ -11,8 +11,8 @@ is skipped, so nothing is applied twice. ``poll`` is ``take`` of what ``read_str
 a client whose thread must not wait on the network (the window) has the stream read on
 another thread (reader.py) and only applies the batches handed over (``take``).
 
-``act``, ``moves``, ``undo``, ``redo`` and ``answer`` send requests; the referee's refusals arrive as
-``errors``, its questions as ``questions``.
+``act``, ``moves``, ``undo``, ``redo`` and ``answer`` send requests; the referee's refusals
+arrive as ``errors``, its questions as ``questions``.
 
 ``BotClient(address, bot)`` plays its seat with one of the game's bots acting on the
 client's own view (the same turn driver as a local table, on the table the seat sees).

@@ -15,8 +15,8 @@ plays the game:
   it as a ``question`` message; its answer comes back as a request. An undo or redo
   request is run by the table's own undo under the take-back policy
   (tabletop/persist/takeback.py), asking the other seats where it needs their yes. A
-  request the rules
-  refuse, or one for another seat, is answered by an ``error`` message to its sender;
+  request the rules refuse, or one for another seat, is answered by an ``error`` message
+  to its sender;
 - every entry goes into the game file first (the table's writer), then, projected for each
   viewer (``SeatView``), onto that viewer's stream with its entry number and its view's
   digest.

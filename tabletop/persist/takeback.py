@@ -95,7 +95,7 @@ def redo_verdict(table: Table, seat: str) -> TakeBack:
             f"entry {seq} can be put back only by the seat whose move it was, right after it"
             " took the move back itself: make the move again instead",
         )
-    return TakeBack(OWN, seq, f"entry {seq} is your own move, just taken back")
+    return TakeBack(OWN, seq, f"entry {seq} is {seat}'s own move, just taken back")
 
 
 def take_back_verdict(
