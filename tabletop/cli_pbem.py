@@ -40,6 +40,7 @@ from tabletop.core import Entry, Mode, Policy, TableError
 from tabletop.core.randomness import SEED_BYTES, SecretSeed, draw_contribution
 from tabletop.modules import ModuleError, find_module, new_game
 from tabletop.modules.words import piece_words
+from tabletop.persist import Game
 from tabletop.persist.atomic import atomic_write_text, atomic_writer
 from tabletop.persist.logfile import Header, write_log
 from tabletop.persist.pbem import (
@@ -59,6 +60,7 @@ from tabletop.persist.pbem import (
     write_public,
 )
 from tabletop.persist.seatview import SEAT_VIEW, SeatView, ViewError, seat_header, view_lines
+from tabletop.persist.takeback import ASK, take_back_verdict
 
 STATE = "pbem.json"  # a folder's play-by-email record: whose it is, the keys, where it stands
 GAME = "game.jsonl"  # the host's full log
@@ -131,6 +133,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="the answer to a question the host asked this seat (repeatable; 'pbem status'"
         " shows the question)",
+    )
+    what.add_argument(
+        "--undo",
+        action="store_true",
+        help="take back this seat's own last move (nobody else has played since; docs/pbem.md)",
+    )
+    what.add_argument(
+        "--redo", action="store_true", help="put back the own move this seat has just taken back"
     )
     r.add_argument("--to", metavar="PLACE[:SPOT]", help="where --move puts the piece")
     r.add_argument("-o", "--output", required=True, metavar="FILE", help="the request file")
@@ -557,6 +567,7 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
     try:
         length = len(game.table.entries)
         view = _seat_view(game, seat)
+        names = {s.id: s.name for s in game.header.seats}
     finally:
         game.close()
     if env.last != length or seat_record["sent"] != length:
@@ -619,6 +630,8 @@ def _receive_request(args: argparse.Namespace, state: dict[str, Any]) -> int:
                 )
                 return 0
             print(text.replace(str(part), path))
+        elif payload.get("take_back") in ("undo", "redo"):
+            _take_back(args.file, path, part, payload["take_back"], seat, view, names.get(seat))
         else:
             raise PbemError(f"{args.file}: the request names no move")
     except BaseException:
@@ -721,6 +734,28 @@ def _receive_answer(
     return 0
 
 
+def _take_back(
+    file: str, path: str, part: Path, kind: str, seat: str, view: SeatView, name: str | None
+) -> None:
+    """A seat's undo or redo request under the take-back policy of live games
+    (tabletop/persist/takeback.py): its own last move, nobody else having played since; a
+    move that showed it a card, never. What needs the other seats' yes is refused: an undo
+    does not wait for their answers by file as a procedure's question does."""
+    verdict = take_back_verdict(kind, view.table, seat, view, name)
+    if verdict.verdict == ASK:
+        raise PbemError(
+            f"{file}: {seat}'s undo is refused: {verdict.text}; a seat takes back by request only"
+            " its own last move, and only while nobody else has played since (anything else is"
+            " agreed by every seat and undone by the host on the full log); nothing was changed"
+        )
+    if verdict.refused:
+        raise PbemError(f"{file}: {seat}'s {kind} is refused: {verdict.text}; nothing was changed")
+    with Game.continued(path, part) as copy:
+        (copy.table.undo if kind == "undo" else copy.table.redo)(seat)
+    done = "took back" if kind == "undo" else "put back"
+    print(f"{path}: {seat} {done} entry {verdict.seq} ({view.words(verdict.seq)})")
+
+
 # ---- a seat -----------------------------------------------------------------------------
 def _seat_state(folder: str) -> dict[str, Any]:
     state = _state(folder)
@@ -739,7 +774,9 @@ def cmd_request(args: argparse.Namespace) -> int:
         "game": state["game"],
         "digest": entries[-1]["digest"] if entries else "",
     }
-    if args.move is not None:
+    if args.undo or args.redo:
+        payload["take_back"] = "undo" if args.undo else "redo"
+    elif args.move is not None:
         if not args.to:
             raise CliError("--move: say where with --to PLACE[:SPOT]")
         payload["move"] = {"piece": args.move, "to": args.to}

@@ -11,8 +11,8 @@ is skipped, so nothing is applied twice. ``poll`` is ``take`` of what ``read_str
 a client whose thread must not wait on the network (the window) has the stream read on
 another thread (reader.py) and only applies the batches handed over (``take``).
 
-``act``, ``moves`` and ``answer`` send requests; the referee's refusals arrive as
-``errors``, its questions as ``questions``.
+``act``, ``moves``, ``undo``, ``redo`` and ``answer`` send requests; the referee's refusals
+arrive as ``errors``, its questions as ``questions``.
 
 ``BotClient(address, bot)`` plays its seat with one of the game's bots acting on the
 client's own view (the same turn driver as a local table, on the table the seat sees).
@@ -338,6 +338,15 @@ class Client:
         return self._send(
             {"kind": "contribute", "contribution": contribution, "commitment": self.commitment}
         )
+
+    def undo(self) -> str:
+        """Ask to take back the table's last move (the referee's take-back policy decides:
+        the seat's own last move at once, another's only if every other seat agrees)."""
+        return self._send({"kind": "undo", "at": self.seq})
+
+    def redo(self) -> str:
+        """Ask to put back the seat's own move it has just taken back."""
+        return self._send({"kind": "redo", "at": self.seq})
 
     def answer(self, qid: str, value: Any) -> str:
         self.answered.add(qid)

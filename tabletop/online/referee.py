@@ -12,8 +12,11 @@ plays the game:
   run through the same pipeline as at a local table: a procedure through the game interface
   (``Driver.apply``, refused outside its phase, only the seat's own actions), hand moves
   through ``Table.submit`` under the game's policy. A question goes to the seat that owns
-  it as a ``question`` message; its answer comes back as a request. A request the rules
-  refuse, or one for another seat, is answered by an ``error`` message to its sender;
+  it as a ``question`` message; its answer comes back as a request. An undo or redo
+  request is run by the table's own undo under the take-back policy
+  (tabletop/persist/takeback.py), asking the other seats where it needs their yes. A
+  request the rules refuse, or one for another seat, is answered by an ``error`` message
+  to its sender;
 - every entry goes into the game file first (the table's writer), then, projected for each
   viewer (``SeatView``), onto that viewer's stream with its entry number and its view's
   digest.
@@ -43,6 +46,7 @@ from redis.retry import Retry
 
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Action, Driver
 from rules_assist.procedures import ChoiceNeeded
+from rules_assist.questions import AnswerError, Question
 from tabletop.core import CommandError, TableError, bot_actor, command_from_dict
 from tabletop.core.randomness import CommittedDerivation, Contribute, Reveal, draw_contribution
 from tabletop.modules import ModuleError, find_module
@@ -51,6 +55,7 @@ from tabletop.modules.revisions import module_for_game
 from tabletop.modules.words import piece_words
 from tabletop.persist import Game, atomic_write_text
 from tabletop.persist.seatview import SeatView, seat_header, seat_view_of
+from tabletop.persist.takeback import ASK, take_back_verdict
 
 from .streams import (
     LOST,
@@ -526,6 +531,9 @@ class Referee:
         if at is not None and at != len(self.table.entries):
             self.refuse(seat, request_id, f"the table moved on since entry {at}: look again")
             return
+        if kind in ("undo", "redo"):
+            self._take_back(seat, request_id, kind)
+            return
         real = self.views[seat].real_ids()
         if kind == "moves":
             commands = request.get("moves")
@@ -557,6 +565,38 @@ class Referee:
             return
         if changed is None:
             self.refuse(seat, request_id, f"{action.label}: nothing changed")
+
+    def _take_back(self, seat: str, request_id: str, kind: str) -> None:
+        """An undo or redo asked for by ``seat``, under the one take-back policy
+        (tabletop/persist/takeback.py): its own last move alone; another's with every other
+        seat's yes (a question to each, no unless answered yes); a move that showed it
+        something, never."""
+        names = {s.id: s.name for s in self.header.seats}
+        verdict = take_back_verdict(kind, self.table, seat, self.views[seat], names.get(seat))
+        if verdict.refused:
+            self.refuse(seat, request_id, f"not taken back: {verdict.text}")
+            return
+        answerer = self._answerer(None)
+        for other in verdict.ask if verdict.verdict == ASK else ():
+            line = self.views[other].words(verdict.seq) if verdict.seq else ""
+            question = Question.yes_no(
+                "take_back",
+                f"{names.get(seat, seat)} asks to take back entry {verdict.seq} ({line}). Agree?",
+                owner=other,
+                section="table",
+            )
+            try:
+                agreed = question.parse(answerer(ChoiceNeeded(question), self.table.state))
+            except AnswerError:
+                agreed = False
+            if not agreed:
+                self.refuse(
+                    seat,
+                    request_id,
+                    f"not taken back: {verdict.text}, and {names.get(other, other)} said no",
+                )
+                return
+        (self.table.undo if kind == "undo" else self.table.redo)(seat)
 
     def close(self) -> None:
         self.session.close()

@@ -454,6 +454,11 @@ class SeatView:
         it stands for: how a referee reads a move the viewer made on its table."""
         return {shown: pid for pid, shown in self._projector.alias.items()}
 
+    def words(self, seq: int) -> str:
+        """What entry ``seq`` of the table's log did, in words, as the viewer may read it."""
+        reader = self._reader
+        return reader.redact(seq, reader.describe(self.table.entries[seq - 1].command), self.viewer)
+
     def follow(self) -> list[tuple[Entry, str]]:
         """The view entries, each with the digest of the view it makes, of the entries the
         table logged since the last call."""

@@ -22,8 +22,10 @@ after ``REQUEST_TIMEOUT`` (no request is sent while the reader knows Redis is aw
 cluster's slot that is still moving after that long leaves it unsent too), so a frozen
 server holds a gesture up for at most that long.
 
-Undo, the dice tray, shuffles, the rules assistant's settings, notes and the session record
-belong to the referee's full table and are not offered here.
+Edit > Undo and Redo are requests too: the referee takes a move back under the take-back
+policy of tabletop/persist/takeback.py (the seat's own last move at once, another's only
+with every other seat's yes). The dice tray, shuffles, the rules assistant's settings,
+notes and the session record belong to the referee's full table and are not offered here.
 
 A game whose dice and shuffles are committed (docs/fairness.md) takes each seat's random
 contribution: the client draws this seat's on this machine and sends it as soon as it has
@@ -316,10 +318,25 @@ class OnlineSession(TableSession):
         return False
 
     def undo(self) -> bool:
-        return self._not_here("Undo")
+        """Ask the referee to take back the table's last move (Edit > Undo, Ctrl+Z): the
+        seat's own last move is taken back at once, another's only if every other seat says
+        yes; a refusal comes back to the status bar."""
+        return self._take_back("undo", self.client.undo)
 
     def redo(self) -> bool:
-        return self._not_here("Redo")
+        """Ask the referee to put back the seat's own move it has just taken back."""
+        return self._take_back("redo", self.client.redo)
+
+    def _take_back(self, what: str, send: Callable[[], str]) -> bool:
+        if self.read_only:
+            self.message.emit(self.read_only_text)
+            return False
+        if self._question_first():
+            return False
+        if self._send(send) is None:
+            return False
+        self.message.emit(f"{what.capitalize()}: asked of the referee")
+        return True
 
     def roll(self, dice: list[str]) -> bool:
         return self._not_here("Rolling dice")
