@@ -263,13 +263,27 @@ class Looot:
     def vikings_left(self, seat: str) -> list[str]:
         return list(self.state.place(supply_of(seat)).contents)
 
-    def shields_unused(self, seat: str) -> list[str]:
-        """The shields not used yet (face up), by name, in the printed order."""
+    def _shields(self, seat: str, face_up: bool) -> list[str]:
+        """The seat's shields lying face up (or down), by name, in the printed order. Read by
+        the spot each lies on, which names it (the setup puts each on its own), not by piece
+        id: in a seat's view of the table (a live game's, a play-by-email copy) a face-down
+        shield is an anonymous stand-in, and its spot still says which it was."""
         place = self.state.place(shields(seat))
         pieces = self.state.pieces
-        found = {pieces[p].spot for p in place.contents if pieces[p].kind == "shield"}
-        found = {s for s in found if pieces[f"shield-{seat}-{s}"].face_up}
+        found = {
+            pieces[p].spot
+            for p in place.contents
+            if pieces[p].kind == "shield" and pieces[p].face_up == face_up
+        }
         return [s for s in SHIELDS if s in found]
+
+    def shields_unused(self, seat: str) -> list[str]:
+        """The shields not used yet (face up), by name, in the printed order."""
+        return self._shields(seat, True)
+
+    def shields_used(self, seat: str) -> list[str]:
+        """The shields used (turned face down), by name, in the printed order."""
+        return self._shields(seat, False)
 
     def trophy_of(self, seat: str) -> int | None:
         """The axes the seat's trophy needed (LO-R19), or None."""

@@ -150,6 +150,7 @@ class Client:
 
     def _reset(self) -> None:
         self.last_id = "0-0"
+        self.read_to_end = False  # the last read reached the stream's end (nothing more said)
         self.table = None
         self.digests = ViewDigests()
         self.questions = []
@@ -186,7 +187,8 @@ class Client:
             if not self._take(message):
                 self.resync()
                 return read
-        if len(batch) < BATCH:  # the end of the stream as it was read: all said is known
+        self.read_to_end = len(batch) < BATCH
+        if self.read_to_end:  # the end of the stream as it was read: all said is known
             self._contribute()
         return read
 
@@ -324,7 +326,8 @@ class Client:
         """Ask for one of the seat's actions, made on the table as it is after entry
         ``seq`` (refused if the table has moved on by the time the referee reads it)."""
         return self._send(
-            {"kind": "action", "name": action.name, "params": action.params, "at": self.seq}
+            # params as plain data (an action without any carries the driver's read-only {})
+            {"kind": "action", "name": action.name, "params": dict(action.params), "at": self.seq}
         )
 
     def moves(self, commands: list[Command]) -> str:
@@ -390,11 +393,14 @@ class BotClient(Client):
         # entry number seen -> when the request made on it left (time.monotonic(), one clock
         # for every process of the machine: the benchmark's parties each run in their own)
         self.sent_times: dict[int, float] = {}
+        self.unready: str | None = None  # why the table as read so far cannot be played on
 
     def step(self) -> None:
-        """Read the stream, then answer a question, or act when it is this seat's turn."""
+        """Read the stream, then answer a question, or act when it is this seat's turn (only
+        on the table as the stream has it to its end: a table half read, its setup's entries
+        not all in, is not one to play on)."""
         self.poll()
-        if self.table is None or self.game is None:
+        if self.table is None or self.game is None or not self.read_to_end or not self.seq:
             return
         if self.bot is None:
             self.bot = self.game.bots[self.bot_name](self.seed)
@@ -412,7 +418,16 @@ class BotClient(Client):
         if self.over:
             return
         driver = Driver(self.game, self.table)
-        if driver.current_player() != self.seat:
+        try:
+            to_move = driver.current_player()
+        except TableError as exc:
+            # The referee puts a move's entries on the stream one after another: read between
+            # two of them (a setup laying out the places the game reads), the table is not yet
+            # one the game can read. The next read brings the rest.
+            self.unready = str(exc)
+            return
+        self.unready = None
+        if to_move != self.seat:
             return
         if self.failed_at != self.seq:
             self.failed, self.failed_at = set(), self.seq
@@ -442,7 +457,8 @@ class BotClient(Client):
         deadline = time.monotonic() + timeout
         while not self.over and (until is None or not until()):
             if time.monotonic() > deadline:
-                raise OnlineError(f"{self.seat}: the game did not end in {timeout:.0f} s")
+                why = f" (the table could not be read: {self.unready})" if self.unready else ""
+                raise OnlineError(f"{self.seat}: the game did not end in {timeout:.0f} s{why}")
             try:
                 self.step()
             except LOST:

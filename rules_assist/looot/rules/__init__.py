@@ -63,11 +63,7 @@ def vikings_on_resource_hexes(lo: Looot, seat: None) -> Iterator[Finding]:
     places=(LANDSCAPE, "shields_"),
 )
 def one_viking_a_hex(lo: Looot, seat: None) -> Iterator[Finding]:
-    used = sum(
-        not lo.state.pieces[f"shield-{s}-{OCCUPIED}"].face_up
-        for s in lo.seats
-        if f"shield-{s}-{OCCUPIED}" in lo.state.pieces
-    )
+    used = sum(OCCUPIED in lo.shields_used(s) for s in lo.seats)
     crowded = [s for s in sorted(lo.terrain) if len(lo.vikings_on(s)) > 1]
     extra = sum(len(lo.vikings_on(s)) - 1 for s in crowded)
     if extra > used:
