@@ -151,6 +151,7 @@ class Client:
     def _reset(self) -> None:
         self.last_id = "0-0"
         self.read_to_end = False  # the last read reached the stream's end (nothing more said)
+        self.upto = 0  # the last entry of the referee's latest round of entries read
         self.table = None
         self.digests = ViewDigests()
         self.questions = []
@@ -192,6 +193,12 @@ class Client:
             self._contribute()
         return read
 
+    @property
+    def whole(self) -> bool:
+        """The stream is read to its end and the table holds the referee's latest round of
+        entries whole: a table the game can read (not a setup's first entries only)."""
+        return self.table is not None and self.read_to_end and self.table.seq >= self.upto
+
     def resync(self) -> None:
         """Read the whole stream again, from the start, onto an empty table."""
         self.resyncs += 1
@@ -201,6 +208,8 @@ class Client:
 
     def _take(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
+        if kind in ("header", "entry") and isinstance(message.get("upto"), int):
+            self.upto = max(self.upto, message["upto"])
         if kind == "header":
             self.header = Header.from_dict(message["header"])
             self.table = Table(TableState(self.header.seats), policy=self.header.policy)
@@ -400,7 +409,7 @@ class BotClient(Client):
         on the table as the stream has it to its end: a table half read, its setup's entries
         not all in, is not one to play on)."""
         self.poll()
-        if self.table is None or self.game is None or not self.read_to_end or not self.seq:
+        if self.table is None or self.game is None or not self.whole or not self.seq:
             return
         if self.bot is None:
             self.bot = self.game.bots[self.bot_name](self.seed)

@@ -284,6 +284,10 @@ class Referee:
         # stream is caught up on its own after a crash, so none is needed.
         pipe = self.redis.pipeline(transaction=False)
         new = 0
+        # Every message of this round says how far it goes (``upto``): another client's read
+        # may come between two of its messages, and a client shows (and a bot plays on) only
+        # a table holding a round whole (a setup's several entries, not the first of them).
+        upto = len(self.table.entries)
         for viewer in self.viewers:
             view = self.views[viewer]
             if viewer not in self.published:
@@ -291,7 +295,8 @@ class Referee:
                 if self.published[viewer] < 0:
                     header = seat_header(self.header, viewer, 0).to_dict()
                     pipe.xadd(
-                        view_key(self.name, viewer), encode({"type": "header", "header": header})
+                        view_key(self.name, viewer),
+                        encode({"type": "header", "header": header, "upto": upto}),
                     )
                     self.published[viewer] = 0
             view.follow()
@@ -301,6 +306,7 @@ class Referee:
                     "seq": entry.seq,
                     "entry": entry.to_dict(),
                     "digest": digest,
+                    "upto": upto,
                 }
                 pipe.xadd(view_key(self.name, viewer), encode(message))
                 self.published[viewer] = entry.seq

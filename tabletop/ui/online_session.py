@@ -387,7 +387,9 @@ def joined(
     client.moving_s = REQUEST_TIMEOUT  # a gesture never waits long on a cluster's moving slot
     deadline = time.monotonic() + timeout
     try:
-        while client.table is None:
+        # the table with the referee's latest round of entries whole: a game's setup is
+        # several entries, and a table shown before they are all in is not one it can read
+        while not client.whole:
             if client.commitment is not None:
                 deadline = max(deadline, time.monotonic() + patience) if patience else deadline
                 patience = 0.0
