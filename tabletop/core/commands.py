@@ -125,6 +125,31 @@ def _text(d: dict[str, Any], key: str, op: str, optional: bool = False) -> Any:
     return value
 
 
+def piece_record(record: Any, what: str) -> dict[str, Any]:
+    """A piece's record read from a file (Piece.record's fields), or FormatError naming what
+    is wrong: a text id and kind; an owner that is text; a face up or down; a whole-number
+    rotation; properties that are a table. The window and the snapshots draw what a record
+    says (an owner's colour, a label), so nothing of another type may reach them."""
+    if (
+        not isinstance(record, dict)
+        or not isinstance(record.get("id"), str)
+        or not isinstance(record.get("kind"), str)
+    ):
+        raise FormatError(f"{what} needs a text 'id' and 'kind'")
+    owner = record.get("owner")
+    if owner is not None and not isinstance(owner, str):
+        raise FormatError(f"{what}: 'owner' must be text, not {quoted(owner, 40)}")
+    if not isinstance(record.get("face_up", True), bool):
+        raise FormatError(f"{what}: 'face_up' must be true or false")
+    rotation = record.get("rotation", 0)
+    if type(rotation) is not int:
+        raise FormatError(f"{what}: 'rotation' must be a whole number, not {quoted(rotation, 40)}")
+    props = record.get("props")
+    if props is not None and not isinstance(props, dict):
+        raise FormatError(f"{what}: 'props' must be a table, not {quoted(props, 40)}")
+    return record
+
+
 def _field(d: dict[str, Any], key: str, op: str) -> Any:
     if key not in d:
         raise FormatError(f"command '{op}': missing field '{key}'")
@@ -383,13 +408,7 @@ class AddPiece(Command):
 
     @classmethod
     def parse(cls, d: dict[str, Any]) -> AddPiece:
-        record = _field(d, "piece", cls.op)
-        if (
-            not isinstance(record, dict)
-            or not isinstance(record.get("id"), str)
-            or not isinstance(record.get("kind"), str)
-        ):
-            raise FormatError(f"command '{cls.op}': 'piece' needs a text 'id' and 'kind'")
+        record = piece_record(_field(d, "piece", cls.op), f"command '{cls.op}': 'piece'")
         return cls(record, Where.from_dict(_field(d, "at", cls.op), f"command '{cls.op}': 'at'"))
 
     def describe(self, names: Names = PLAIN) -> str:

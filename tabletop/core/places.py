@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from .boards import BoardSpec
 from .errors import FormatError
 from .limits import LAYOUT_BOUND_TEXT, layout_number
+from .textsafe import quoted
 
 # The layout entries that are a position or a size (millimetres); other entries are settings.
 LAYOUT_NUMBERS = ("x", "y", "w", "h", "cell")
@@ -80,30 +81,32 @@ class Place:
         contents: list[str] | None = None,
     ) -> None:
         if kind not in KINDS:
-            raise FormatError(f"place {id!r}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise FormatError(
+                f"place {quoted(id)}: kind must be one of {', '.join(KINDS)}, not {quoted(kind)}"
+            )
         if capacity is not None and (
             not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 0
         ):
             raise FormatError(
-                f"place {id!r}: capacity must be a whole number, not {capacity!r:.40}"
+                f"place {quoted(id)}: capacity must be a whole number, not {capacity!r:.40}"
             )
         for key, value in (("label", label), ("owner", owner), ("parent", parent)):
             if value is not None and not isinstance(value, str):
-                raise FormatError(f"place {id!r}: its {key} must be text, not {value!r:.40}")
+                raise FormatError(f"place {quoted(id)}: its {key} must be text, not {value!r:.40}")
         if layout is not None and not isinstance(layout, dict):
-            raise FormatError(f"place {id!r}: its layout must be a table, not {layout!r:.40}")
+            raise FormatError(f"place {quoted(id)}: its layout must be a table, not {layout!r:.40}")
         for key in LAYOUT_NUMBERS:
             if layout and key in layout and not layout_number(layout[key]):
                 raise FormatError(
-                    f"place {id!r}: layout {key} must be {LAYOUT_BOUND_TEXT},"
+                    f"place {quoted(id)}: layout {key} must be {LAYOUT_BOUND_TEXT},"
                     f" not {layout[key]!r:.40}"
                 )
         if props is not None and not isinstance(props, dict):
-            raise FormatError(f"place {id!r}: its props must be a table, not {props!r:.40}")
+            raise FormatError(f"place {quoted(id)}: its props must be a table, not {props!r:.40}")
         if spots is not None and (
             not isinstance(spots, list | tuple) or not all(isinstance(s, str) for s in spots)
         ):
-            raise FormatError(f"place {id!r}: its spots must be a list of names (text)")
+            raise FormatError(f"place {quoted(id)}: its spots must be a list of names (text)")
         self.id = id
         self.kind = kind
         self.label = label
@@ -118,20 +121,20 @@ class Place:
         self.spaces: BoardSpec | None = None
         if kind == "board":
             if not isinstance(board, dict):
-                raise FormatError(f"place {id!r}: a board needs a 'board' spec")
+                raise FormatError(f"place {quoted(id)}: a board needs a 'board' spec")
             self.spaces = _board_spec(board)
             spots = list(self.spaces.nodes)
         elif kind in ("slots", "regions"):
             if not spots:
-                raise FormatError(f"place {id!r}: a {kind} place needs a list of spots")
+                raise FormatError(f"place {quoted(id)}: a {kind} place needs a list of spots")
         elif spots:
-            raise FormatError(f"place {id!r}: a {kind} place has no spots")
+            raise FormatError(f"place {quoted(id)}: a {kind} place has no spots")
         self.spots: tuple[str, ...] = tuple(spots or ())
         self._spot_set = frozenset(self.spots)
         if len(self._spot_set) != len(self.spots):
-            raise FormatError(f"place {id!r}: spot names must be unique")
+            raise FormatError(f"place {quoted(id)}: spot names must be unique")
         if kind == "regions" and parent is None:
-            raise FormatError(f"place {id!r}: a regions place needs its parent piece")
+            raise FormatError(f"place {quoted(id)}: a regions place needs its parent piece")
 
     def copy(self) -> Place:
         """The same place with its own list of contents (specs and board graphs are shared: never changed)."""

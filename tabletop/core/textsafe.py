@@ -23,6 +23,7 @@ from typing import Any
 
 LIMIT = 200  # characters of one quoted value
 MESSAGE_LIMIT = 2000  # characters of a whole message
+LINE_LIMIT = 900  # characters of one of its lines (a list of problems is a line each)
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -78,8 +79,11 @@ def quoted(value: Any, limit: int = LIMIT) -> str:
 def printable(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """An error message as it is printed: its lines kept, nothing in them a terminal would
     obey (a carriage return, an escape sequence), at most ``limit`` characters before the
-    ellipsis."""
-    shown = escaped(message[:limit], keep="\n")
+    ellipsis, and each line at most ``LINE_LIMIT`` (a problem quoting long values)."""
+    shown = "\n".join(
+        line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT] + _more(len(line))
+        for line in escaped(message[:limit], keep="\n").split("\n")
+    )
     return shown + _more(len(message)) if len(message) > limit else shown
 
 

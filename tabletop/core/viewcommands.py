@@ -28,6 +28,7 @@ from .commands import (
     _field,
     _text,
     command_from_dict,
+    piece_record,
 )
 from .errors import CommandError, FormatError
 from .pieces import Piece
@@ -36,13 +37,7 @@ from .state import TableState
 
 
 def _record_of(d: Any, what: str) -> dict[str, Any]:
-    if (
-        not isinstance(d, dict)
-        or not isinstance(d.get("id"), str)
-        or not isinstance(d.get("kind"), str)
-    ):
-        raise FormatError(f"command 'replace': '{what}' needs a text 'id' and 'kind'")
-    return d
+    return piece_record(d, f"command 'replace': '{what}'")
 
 
 def _regions_of(d: Any, what: str) -> dict[str, Any] | None:

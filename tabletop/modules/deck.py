@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core.limits import MAX_DECK_BYTES, size_text
-from tabletop.core.textsafe import quoted
+from tabletop.core.textsafe import clipped, quoted
 
 from .problems import Problem
 
@@ -64,7 +64,7 @@ class Column:
         values = value if isinstance(value, list) else [value]
         for item in values:
             if self.choices and str(item) not in self.choices:
-                raise ValueError(f"{quoted(item)} is not one of {', '.join(self.choices)}")
+                raise ValueError(f"{quoted(item)} is not one of {clipped(', '.join(self.choices))}")
             if isinstance(item, int | float) and not isinstance(item, bool):
                 if self.minimum is not None and item < self.minimum:
                     raise ValueError(f"{item} is below the smallest allowed, {self.minimum:g}")

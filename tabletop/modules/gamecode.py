@@ -13,6 +13,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from tabletop.core.textsafe import quoted
+
 from .manifest import Module, code_home, game_packages
 from .problems import ModuleError, Problem
 
@@ -113,7 +115,7 @@ def deck_problems(module: Module) -> list[Problem]:
     if check is None:
         return []
     return [
-        Problem(deck.file, line, f"column {column!r}" if column else "", message)
+        Problem(deck.file, line, f"column {quoted(column)}" if column else "", message)
         for deck in module.decks.values()
         for line, column, message in check(deck)
     ]

@@ -27,7 +27,7 @@ from tabletop.core import (
 from tabletop.core.commands import AddPiece, AddPlace, Where
 from tabletop.core.limits import MAX_PIECES
 from tabletop.core.randomness import Contribute, SecretSeed
-from tabletop.core.textsafe import quoted
+from tabletop.core.textsafe import clipped, quoted
 from tabletop.persist import Game, Header
 
 from .gamecode import game_of
@@ -335,7 +335,10 @@ def check_options(module: Module, options: dict[str, str]) -> dict[str, str]:
             known = ", ".join(module.options) or "none"
             raise SetupError(f"{module.name} has no option {key!r} (its options: {known})")
         if value not in option.choices:
-            raise SetupError(f"{option.label}: {value!r} is not one of {', '.join(option.choices)}")
+            raise SetupError(
+                f"{clipped(option.label)}: {quoted(value)} is not one of"
+                f" {clipped(', '.join(option.choices))}"
+            )
     return {o.id: options.get(o.id, o.default) for o in module.options.values()}
 
 

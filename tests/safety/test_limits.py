@@ -122,6 +122,62 @@ def test_table_a_piece_position_that_is_huge_in_a_log_is_refused(
     refused(capsys, with_entry(game, add), needle=f"'x' and 'y' must go together, each {BOUND}")
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "needle"),
+    [
+        ("owner", {"x": "red"}, "'owner' must be text"),
+        ("owner", 7, "'owner' must be text"),
+        ("face_up", "no", "'face_up' must be true or false"),
+        ("rotation", 1.5, "'rotation' must be a whole number"),
+        ("props", [1], "'props' must be a table"),
+    ],
+)
+def test_table_a_piece_record_of_the_wrong_types_in_a_log_is_refused(
+    game: Path, capsys: pytest.CaptureFixture[str], field: str, value: object, needle: str
+) -> None:
+    """A piece's owner is drawn in its colour and named in labels: an object there crashed
+    the snapshot's drawing (a segmentation fault found by fuzzing)."""
+    add = {
+        "op": "add",
+        "piece": {"id": "odd", "kind": "cube", field: value},
+        "at": {"place": "table", "index": 0, "x": 5, "y": 5},
+    }
+    refused(capsys, with_entry(game, add), needle=needle)
+
+
+def test_table_render_refuses_a_piece_owner_that_is_not_text_without_crashing(
+    game: Path, tmp_path: Path
+) -> None:
+    add = {
+        "op": "add",
+        "piece": {"id": "odd", "kind": "cube", "owner": {"x": "red"}},
+        "at": {"place": "table", "index": 0, "x": 5, "y": 5},
+    }
+    log = with_entry(game, add)
+    out = tmp_path / "table.png"
+    done = subprocess.run(  # in a child: a crash of Qt must not take the test run with it
+        [sys.executable, "-m", "tabletop.cli", "render", str(log), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env={"QT_QPA_PLATFORM": "offscreen", **__import__("os").environ},
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "'owner' must be text" in one_line(done.stderr)
+    assert not out.exists()
+
+
+def test_table_a_problem_quoting_a_huge_value_is_printed_as_a_short_line(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A place kind of 7,000 characters: quoted cut with its length, and no printed line of
+    a refusal runs past 1,000 characters."""
+    log = with_entry(game, {"op": "add_place", "place": {"id": "p", "kind": "regions" * 1000}})
+    refused(capsys, log, needle="(7,000 characters in all)")
+    _code, _out, err = run(capsys, "check", str(log))
+    assert max(len(line) for line in err.splitlines()) <= 1000
+
+
 # ---- boards -----------------------------------------------------------------------------
 def test_table_a_board_larger_than_the_limit_in_a_log_is_refused(
     game: Path, capsys: pytest.CaptureFixture[str]
