@@ -622,7 +622,7 @@ DAMAGE = {
                 }
             ),
         ),
-        "entry",
+        "'props' must be a table",
     ),
     "a malformed place record": (
         edit(
