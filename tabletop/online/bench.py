@@ -2,7 +2,8 @@
 takes on loopback from the moment a client sends it until the other clients show it, and the
 load figures (``measure_load``: many games on one Redis at once).
 
-A two-player Greenland game is played whole by two bot clients through a referee on a
+A two-player game of the default module (its variant for two, if it names one) is played
+whole by two bot clients through a referee on a
 Redis started for it (server.py), with a spectator watching; each request's time of leaving
 is matched with the time each other client replays the entry it made. The referee and each
 client run as processes of their own (bench_party.py), as on the players' machines, all on
@@ -21,14 +22,19 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core import Mode, Policy
-from tabletop.modules import find_module, new_game
+from tabletop.modules import Module, default_module, find_module, new_game
 
 from .client import BotClient, Client
 from .referee import Referee
 from .server import RedisServer, redis_server_binary
 from .streams import decode, view_key
 
-SEATS = ("red", "green")
+
+def _duel(module: Module) -> tuple[list[str], str]:
+    """The module's first two seats and its variant for two players (its own game when it
+    names none)."""
+    variant = next((v for v, spec in module.variant_defs.items() if spec.get("seats") == 2), "")
+    return [seat.id for seat in module.seats[:2]], variant
 
 
 def measure_move_latency(seed: int = 5) -> dict[str, Any]:
@@ -45,11 +51,10 @@ def measure_move_latency(seed: int = 5) -> dict[str, Any]:
 
 
 def _play(server: RedisServer, path: Path, seed: int) -> dict[str, Any]:
-    module = find_module("greenland")
+    module = find_module(default_module())
+    seats, variant = _duel(module)
     policy = Policy(Mode.STRICT)
-    new_game(
-        module, seats=list(SEATS), variant="two-player", seed=seed, path=path, policy=policy
-    ).close()
+    new_game(module, seats=seats, variant=variant, seed=seed, path=path, policy=policy).close()
     folder = path.parent
     addresses = folder / "addresses.json"
     party = [sys.executable, "-m", "tabletop.online.bench_party"]
@@ -61,8 +66,8 @@ def _play(server: RedisServer, path: Path, seed: int) -> dict[str, Any]:
                 return {"online_move_p95_ms": None, "online_note": "the referee did not start"}
             time.sleep(0.05)
         joins = json.loads(addresses.read_text())
-        outs = {s: folder / f"{s}.json" for s in [*SEATS, "spectator"]}
-        for i, seat in enumerate(SEATS):
+        outs = {s: folder / f"{s}.json" for s in [*seats, "spectator"]}
+        for i, seat in enumerate(seats):
             processes.append(
                 subprocess.Popen([*party, "seat", joins[seat], str(i), str(outs[seat])])
             )
@@ -80,7 +85,7 @@ def _play(server: RedisServer, path: Path, seed: int) -> dict[str, Any]:
         return {"online_move_p95_ms": None, "online_note": "a party of the game failed"}
     records = {name: json.loads(out.read_text()) for name, out in outs.items()}
     samples = []
-    for seat in SEATS:
+    for seat in seats:
         sent = {int(seq): at for seq, at in records[seat]["sent"]}
         for name, record in records.items():
             if name == seat:
@@ -107,7 +112,8 @@ def measure_load(games: int = 50, seconds: float = 60.0, seed: int = 1) -> dict[
     to be 0)."""
     if redis_server_binary() is None:
         return {"online_load_games": None, "online_note": "redis-server is not installed"}
-    seats = ("red", "yellow", "green")
+    module = find_module(default_module())
+    seats = [seat.id for seat in module.seats[: module.default_seats]]
     with tempfile.TemporaryDirectory(prefix="tabletop-load-") as tmp:
         folder = Path(tmp)
         server = RedisServer(folder / "redis").start()
@@ -116,7 +122,6 @@ def measure_load(games: int = 50, seconds: float = 60.0, seed: int = 1) -> dict[
         clients: list[Client] = []
         threads: list[threading.Thread] = []
         try:
-            module = find_module("greenland")
             for n in range(games):
                 path = folder / f"game-{n}.jsonl"
                 new_game(

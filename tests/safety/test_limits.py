@@ -37,6 +37,18 @@ def with_entry(log: Path, command: dict, name: str = "received.jsonl") -> Path:
     return out
 
 
+def render_in_a_child(log: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """``tabletop render LOG -o OUT`` in a child: a crash of Qt must not take the test run
+    with it."""
+    return subprocess.run(
+        [sys.executable, "-m", "tabletop.cli", "render", str(log), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env={"QT_QPA_PLATFORM": "offscreen", **__import__("os").environ},
+        timeout=120,
+    )
+
+
 def area(**spec: object) -> dict:
     return {"op": "add_place", "place": {"id": "extra", "kind": "area", **spec}}
 
@@ -68,13 +80,7 @@ def test_table_render_refuses_a_place_label_that_is_not_text_without_crashing(
 ) -> None:
     log = with_entry(game, area(label=5))
     out = tmp_path / "table.png"
-    done = subprocess.run(  # in a child: a crash of Qt must not take the test run with it
-        [sys.executable, "-m", "tabletop.cli", "render", str(log), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        env={"QT_QPA_PLATFORM": "offscreen", **__import__("os").environ},
-        timeout=120,
-    )
+    done = render_in_a_child(log, out)
     assert done.returncode == 2, done.stderr
     assert "its label must be text, not 5" in one_line(done.stderr)
     assert not out.exists()
@@ -155,13 +161,7 @@ def test_table_render_refuses_a_piece_owner_that_is_not_text_without_crashing(
     }
     log = with_entry(game, add)
     out = tmp_path / "table.png"
-    done = subprocess.run(  # in a child: a crash of Qt must not take the test run with it
-        [sys.executable, "-m", "tabletop.cli", "render", str(log), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        env={"QT_QPA_PLATFORM": "offscreen", **__import__("os").environ},
-        timeout=120,
-    )
+    done = render_in_a_child(log, out)
     assert done.returncode == 2, done.stderr
     assert "'owner' must be text" in one_line(done.stderr)
     assert not out.exists()
