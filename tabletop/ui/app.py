@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import random
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 NO_DISPLAY = (
@@ -51,6 +53,44 @@ def play(
         return NO_DISPLAY_EXIT
     if screenshot is not None and not has_display():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # a picture must not depend on, or change, the user's settings: scratch ones, removed when
+    # play() returns
+    scratch = tempfile.TemporaryDirectory(prefix="tabletop-") if screenshot is not None else None
+    with _start_up():
+        opened = _open(target, scratch.name if scratch else None, seed, bots, size)
+    if isinstance(opened, int):
+        return opened
+    app, window = opened
+    if screenshot is not None:
+        return _grab(app, window, screenshot)
+    return app.exec()
+
+
+@contextlib.contextmanager
+def _start_up() -> Iterator[None]:
+    """Opening the window makes some fifty thousand objects that live as long as it does (Qt's
+    bindings, the game's code, the table): the cycle collector would walk them again and again
+    while they are made (some 40 ms of start-up). It is paused until the window is up; then
+    they are kept out of its later walks (and out of the last one, when the program ends)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
+def _open(
+    target: str | None,
+    scratch: str | None,
+    seed: int | None,
+    bots: dict[str, str] | None,
+    size: tuple[int, int] | None,
+):  # noqa: ANN202 - (QApplication, MainWindow), or an exit code
+    """The window shown on its game; an exit code if it cannot be. ``scratch``: the folder of
+    a screenshot's settings (None: the user's)."""
     from tabletop.modules import ModuleError, default_module, find_module
     from tabletop.modules.gamecode import game_of
 
@@ -76,13 +116,12 @@ def play(
 
     app = application()
     settings = None
-    if screenshot is not None:  # a picture must not depend on, or change, the user's settings
-        scratch = tempfile.TemporaryDirectory(prefix="tabletop-")  # removed when play() returns
-        settings = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings, ask=screenshot is None)
+    if scratch is not None:
+        settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings, ask=scratch is None)
     if size is not None:
         window.resize(*size)
-    elif screenshot is not None:
+    elif scratch is not None:
         window.resize(1600, 1000)
     opened = None
     if from_file:
@@ -90,7 +129,7 @@ def play(
         if opened is None:
             print(f"tabletop play: {window.statusBar().currentMessage()}", file=sys.stderr)
             return 2
-    elif target is None and screenshot is None and window.offer_resume():
+    elif target is None and scratch is None and window.offer_resume():
         opened = window.session.game
     else:
         if module_error is not None:
@@ -107,9 +146,7 @@ def play(
         print(f"tabletop play: --bot: {problem}", file=sys.stderr)
         return 2
     window.show()
-    if screenshot is not None:
-        return _grab(app, window, screenshot)
-    return app.exec()
+    return app, window
 
 
 def join(address: str, size: tuple[int, int] | None = None) -> int:
