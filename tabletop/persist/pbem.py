@@ -25,13 +25,17 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from nacl.exceptions import BadSignatureError, CryptoError
-from nacl.public import PrivateKey, PublicKey, SealedBox
-from nacl.signing import SigningKey, VerifyKey
+from typing import TYPE_CHECKING, Any
 
 from .atomic import atomic_writer
+
+if TYPE_CHECKING:
+    from nacl.public import PrivateKey
+    from nacl.signing import SigningKey
+
+# PyNaCl is imported by the functions that make, use or check keys, not here: this module is
+# loaded with the command line's parsers for every run of ``tabletop`` (the window's start
+# too, tests/ui/test_bench_table.py), and PyNaCl loads libsodium through cffi.
 
 FORMAT = "tabletop-pbem/1"
 KEY_FORMAT = "tabletop-pbem-key/1"
@@ -79,6 +83,9 @@ class PrivateKeys:
 
     @classmethod
     def generate(cls, who: str) -> PrivateKeys:
+        from nacl.public import PrivateKey
+        from nacl.signing import SigningKey
+
         return cls(who, PrivateKey.generate(), SigningKey.generate())
 
     @property
@@ -149,6 +156,9 @@ def read_public(path: str | os.PathLike[str]) -> Keys:
 
 
 def read_private(path: str | os.PathLike[str]) -> PrivateKeys:
+    from nacl.public import PrivateKey
+    from nacl.signing import SigningKey
+
     record = _key_record(path, private=True)
     who = record.get("who")
     if not isinstance(who, str) or not who:
@@ -183,6 +193,8 @@ def seal(
     payload: dict[str, Any],
 ) -> str:
     """A file's text: ``payload`` sealed to the receiver, the whole signed by the sender."""
+    from nacl.public import PublicKey, SealedBox
+
     plain = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -213,6 +225,9 @@ class Envelope:
 
     def open(self, keys: PrivateKeys) -> dict[str, Any]:
         """The sealed payload, opened with the receiver's private key."""
+        from nacl.exceptions import CryptoError
+        from nacl.public import SealedBox
+
         try:
             plain = SealedBox(keys.box).decrypt(self.sealed)
             payload = json.loads(plain)
@@ -250,6 +265,9 @@ def read_envelope(path: str | os.PathLike[str]) -> tuple[Envelope, bytes, dict[s
 
 
 def check_signature(env: Envelope, signature: bytes, record: dict[str, Any], keys: Keys) -> None:
+    from nacl.exceptions import BadSignatureError
+    from nacl.signing import VerifyKey
+
     try:
         VerifyKey(keys.sign).verify(_canonical(record), signature)
     except (BadSignatureError, ValueError):

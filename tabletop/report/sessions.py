@@ -14,7 +14,6 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from statistics import mean
 from typing import Any
 
 from tabletop.core import NOTE_TAGS, RATINGS, TableError, printable
@@ -81,6 +80,10 @@ def session_row(game: Game, rules: Any) -> dict[str, Any]:
     standing = [e for e in table.entries if e.seq not in undone]
     notes = table.notes()
     by_tag = {tag: sum(1 for n in notes if n.tag == tag) for tag in NOTE_TAGS}
+    # here, not at the top: this module is loaded with the command line's parsers for every run
+    # of ``tabletop`` (the window's start too), and statistics brings decimal and fractions
+    from statistics import mean
+
     forms = record["forms"]
     means = {}
     for key in RATINGS:

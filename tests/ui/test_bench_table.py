@@ -45,11 +45,9 @@ def test_drag_step_10k_figure_is_produced(tmp_path: Path, qapp) -> None:  # noqa
     assert figures["drag_step_p95_ms_10k"] >= figures["drag_step_median_ms_10k"] > 0
 
 
-def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
-    """``tabletop play greenland --screenshot`` opens the window without the report's plotting
-    library or the board graphs' library (each loads only when asked for), nor PIL (an SVG
-    export's), nor Redis's client (live play's, loaded when a game is hosted or joined); the game's rules and turn load before Qt (PySide6 reads the
-    source of every module imported after it)."""
+def _start_up_imports(tmp_path: Path) -> list[str]:
+    """The modules ``tabletop play greenland --screenshot`` imports, in the order it imports
+    them (from ``python -X importtime``); the picture is checked to have been written."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(tmp_path / "games"))
     shot = tmp_path / "play.png"
     done = subprocess.run(
@@ -74,13 +72,36 @@ def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.stat().st_size > 0
     order = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line]
+    assert "tabletop.ui.window" in order  # the window's imports were all listed
+    return order
+
+
+def test_start_up_loads_no_matplotlib_or_networkx(tmp_path: Path) -> None:
+    """``tabletop play greenland --screenshot`` opens the window without the report's plotting
+    library or the board graphs' library (each loads only when asked for), nor PIL (an SVG
+    export's), nor Redis's client (live play's, loaded when a game is hosted or joined); the
+    game's rules and turn load before Qt (PySide6 reads the source of every module imported
+    after it)."""
+    order = _start_up_imports(tmp_path)
     loaded = set(order)
-    assert "tabletop.ui.window" in loaded  # the window's imports were all listed
     assert not {
         name for name in loaded if name.split(".")[0] in ("matplotlib", "networkx", "PIL", "redis")
     }
     for module in ("rules_assist.greenland.setup", "rules_assist.greenland.flow"):
         assert order.index(module) < order.index("PySide6.QtCore")
+
+
+def test_start_up_loads_no_signing_or_statistics_library(tmp_path: Path) -> None:
+    """The window opens without PyNaCl (play by email's keys, loaded when a key is made, used
+    or checked) and without the statistics module (the session table's means, with its
+    decimal and fractions), though the command line's parsers load the modules that use them."""
+    loaded = set(_start_up_imports(tmp_path))
+    assert "tabletop.persist.pbem" in loaded and "tabletop.report.sessions" in loaded
+    assert not {
+        name
+        for name in loaded
+        if name.split(".")[0] in ("nacl", "_cffi_backend", "statistics", "decimal", "fractions")
+    }
 
 
 def test_start_figures_in_wall_and_cpu_time(tmp_path: Path) -> None:
