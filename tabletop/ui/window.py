@@ -58,15 +58,6 @@ from tabletop.core import (
     printable,
 )
 from tabletop.core.notes import png_text
-from tabletop.export.header import snapshot_header
-from tabletop.export.snapshot import (
-    OPENS_ANYWHERE,
-    REGION_MARGIN,
-    ExportError,
-    fitting_width_scale,
-    png_bytes_of_view,
-    snapshot_image,
-)
 from tabletop.modules import (
     Module,
     ModuleError,
@@ -100,6 +91,9 @@ if TYPE_CHECKING:
     # more start-up than the rest of the window (tests/ui/test_bench_table.py).
     from .host_online import HostDialog, HostedGame
     from .online_session import OnlineSession
+
+# The snapshots (tabletop/export: SVG, PDF, tiles, headers) are imported when one is taken:
+# the window opens without them (tests/ui/test_bench_table.py).
 
 RECENT_MAX = 10
 TWO_SIDED_SHAPES = ("card", "token")  # the shapes with a face and a back (Flip)
@@ -890,6 +884,8 @@ class MainWindow(QMainWindow):
     def note_snapshot(self) -> str | None:
         """A PNG of the part of the table in view as the note's author may see it (a spectator's
         view if the author is not the seat at the screen), as base64; None with a message."""
+        from tabletop.export.snapshot import ExportError, png_bytes_of_view
+
         session = self.session
         source = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
         try:
@@ -1712,6 +1708,15 @@ class MainWindow(QMainWindow):
         """A picture of the selected pieces, or else of the part in view, on the clipboard: as
         a spectator sees it (what any reader of a message may see), with the game's header,
         at most OPENS_ANYWHERE pixels wide."""
+        from tabletop.export.header import snapshot_header
+        from tabletop.export.snapshot import (
+            OPENS_ANYWHERE,
+            REGION_MARGIN,
+            ExportError,
+            fitting_width_scale,
+            snapshot_image,
+        )
+
         if self.scene is None or self.session is None:
             return False
         selected = [self.scene.pieces[p] for p in self.scene.selected_pieces()]
