@@ -22,11 +22,6 @@ NO_DISPLAY_EXIT = 3  # distinct from bad input (2), so `make run` can tell the t
 # The parts of a module's game (rules_assist/game.py) read before Qt is imported (see play).
 READ_BEFORE_QT = ("setup", "rulebook", "flow", "procedures")
 
-# The screenshot's PNG compression, as Qt's quality (0-100; higher compresses less and faster):
-# zlib's level 1 instead of its default 6. The pixels are the same; the file is about 7 %
-# larger and written in about half the time (some 40 ms of start-up for a 1600 x 1000 window).
-SCREENSHOT_QUALITY = 80
-
 
 def has_display() -> bool:
     if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
@@ -189,7 +184,7 @@ def _grab(app, window, path: str) -> int:  # noqa: ANN001
     window.view.fit_table()
     app.sendPostedEvents()
     try:
-        window.screenshot(path, SCREENSHOT_QUALITY)
+        window.screenshot(path)
     except OSError as exc:
         print(
             f"tabletop play: {path}: cannot write the screenshot ({exc.strerror or exc})",

@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
-    QBuffer,
     QByteArray,
-    QIODevice,
     QPoint,
     QSettings,
     QStandardPaths,
@@ -77,6 +75,7 @@ from tabletop.visibility import can_see
 from .dialogs import Curtain, NewGameDialog, PickDialog, Preview
 from .docks import DicePanel, FindingsPanel, LogPanel, SeatsPanel
 from .notes_panel import NoteDialog, NotesPanel
+from .png import png_bytes
 from .question_dialog import ask as ask_question
 from .record_panel import IDLE_MINUTES, ActivityClock, FormDialog, RecordDialog
 from .scene import TableScene
@@ -1844,15 +1843,13 @@ class MainWindow(QMainWindow):
         if not self.recent_files():
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
-    def screenshot(self, path: str, quality: int = -1) -> None:
-        """Grab the window into a PNG at ``path``, written whole (replacing a file there);
-        ``quality`` is Qt's PNG compression setting (-1 its default). Raises OSError if it
-        cannot be drawn or written."""
-        buffer = QBuffer()
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        if not self.grab().save(buffer, "PNG", quality):
-            raise OSError(errno.EIO, "the window could not be drawn as a PNG", path)
-        atomic_write_bytes(path, bytes(buffer.data().data()), replace=True)
+    def screenshot(self, path: str) -> None:
+        """Grab the window into a PNG at ``path``, written whole (replacing a file there; the
+        quick writer of png.py). Raises OSError if it cannot be drawn or written."""
+        picture = self.grab().toImage()
+        if picture.isNull():
+            raise OSError(errno.EIO, "the window could not be drawn", path)
+        atomic_write_bytes(path, png_bytes(picture), replace=True)
 
     def offer_resume(self) -> bool:
         """After a crash (a game still marked open), offer to pick it up again."""
