@@ -192,6 +192,13 @@ def font_of(families: list[str], bold: bool = False) -> QFont:
     return font
 
 
+# fit_text's answers: (font, text, box size, flags, largest, smallest) -> (pixel size, fits).
+# The same words in the same box come back on many cards (a row's caption, a trophy's line)
+# and on every zoom at which a face is drawn again; laying text out is the dearest part of it.
+_FITTED: dict[tuple, tuple[int, bool]] = {}
+_FITTED_MAX = 4096
+
+
 def fit_text(
     font: QFont, text: str, rect: QRectF, flags: Any, largest: float, smallest: float
 ) -> bool:
@@ -199,26 +206,47 @@ def fit_text(
 
     Returns whether the text fits at the size chosen.
     """
+    key = (
+        font.key(),  # names the first family only, and not the hinting
+        tuple(font.families()),
+        font.hintingPreference(),
+        text,
+        rect.width(),
+        rect.height(),
+        int(flags),
+        largest,
+        smallest,
+    )
+    known = _FITTED.get(key)
+    if known is None:
+        known = _fit(font, text, rect, int(flags), largest, smallest)
+        if len(_FITTED) >= _FITTED_MAX:
+            _FITTED.clear()
+        _FITTED[key] = known
+    font.setPixelSize(known[0])
+    return known[1]
 
+
+def _fit(
+    font: QFont, text: str, rect: QRectF, flags: int, largest: float, smallest: float
+) -> tuple[int, bool]:
     def fits(px: int) -> bool:
         font.setPixelSize(px)
-        bounds = QFontMetricsF(font).boundingRect(rect, int(flags), text)
+        bounds = QFontMetricsF(font).boundingRect(rect, flags, text)
         return bounds.width() <= rect.width() + 0.5 and bounds.height() <= rect.height() + 0.5
 
     low, high = max(1, int(smallest)), max(1, int(largest))
     if fits(high):
-        return True
+        return high, True
     if low >= high or not fits(low):
-        font.setPixelSize(low)
-        return False
+        return low, False
     while high - low > 1:  # low fits, high does not
         mid = (low + high) // 2
         if fits(mid):
             low = mid
         else:
             high = mid
-    font.setPixelSize(low)
-    return True
+    return low, True
 
 
 def rounded(rect: QRectF, radius: float) -> QPainterPath:
