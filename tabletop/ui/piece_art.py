@@ -183,13 +183,21 @@ def draw_board(p: QPainter, rect: QRectF, c: QColor, label: str) -> None:
 # ----- card parts -----
 
 
+_FONTS: dict[tuple, QFont] = {}  # (families, serif, bold) -> the font, copied for each use
+
+
 def font_of(families: list[str], bold: bool = False) -> QFont:
-    font = QFont()
-    font.setFamilies(families)
-    font.setStyleHint(QFont.StyleHint.Serif if families is SERIF else QFont.StyleHint.SansSerif)
-    font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
-    font.setBold(bold)
-    return font
+    """A new font of the first of ``families`` the system has (a copy: callers size it)."""
+    key = (tuple(families), families is SERIF, bold)
+    font = _FONTS.get(key)
+    if font is None:
+        font = QFont()
+        font.setFamilies(families)
+        font.setStyleHint(QFont.StyleHint.Serif if families is SERIF else QFont.StyleHint.SansSerif)
+        font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+        font.setBold(bold)
+        _FONTS[key] = font
+    return QFont(font)
 
 
 # fit_text's answers: (font, text, box size, flags, largest, smallest) -> (pixel size, fits).
