@@ -5,12 +5,14 @@ Figures are produced, never judged: the suite asserts nothing about time.
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from tabletop import bench
+from tabletop.cli import main
 from tabletop.core import Table, TableState
 from tabletop.ui import bench_ui
 
@@ -104,6 +106,20 @@ def test_start_up_loads_no_signing_statistics_or_snapshot_code(tmp_path: Path) -
         if name.split(".")[0] in ("nacl", "_cffi_backend", "statistics", "decimal", "fractions")
         or name.startswith("tabletop.export")
     }
+
+
+def test_start_up_leaves_the_cycle_collector_on(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """The window's start pauses the cycle collector (tabletop/ui/app.py): it is on again
+    after a screenshot, and after a start that fails."""
+    monkeypatch.setenv("TABLETOP_GAMES", str(tmp_path / "games"))
+    shot = tmp_path / "play.png"
+    try:
+        assert main(["play", "greenland", "--seed", "1", "--screenshot", str(shot)]) == 0
+        assert gc.isenabled() and shot.stat().st_size > 0
+        assert main(["play", "no-such-game", "--screenshot", str(tmp_path / "x.png")]) == 2
+        assert gc.isenabled() and not (tmp_path / "x.png").exists()
+    finally:
+        gc.unfreeze()  # what the screenshot's start made goes back to the collector
 
 
 def test_start_figures_in_wall_and_cpu_time(tmp_path: Path) -> None:
