@@ -10,6 +10,12 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from .window import MainWindow
 
 NO_DISPLAY = (
     "there is no display here to open a window on; for a picture of a game use "
@@ -88,7 +94,7 @@ def _open(
     seed: int | None,
     bots: dict[str, str] | None,
     size: tuple[int, int] | None,
-):  # noqa: ANN202 - (QApplication, MainWindow), or an exit code
+) -> tuple[QApplication, MainWindow] | int:
     """The window shown on its game; an exit code if it cannot be. ``scratch``: the folder of
     a screenshot's settings (None: the user's)."""
     from tabletop.modules import ModuleError, default_module, find_module
