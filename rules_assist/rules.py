@@ -490,7 +490,7 @@ class Rulebook:
         try:
             after = self._run(then or self.reading(state), seats, per_seat, whole)
         finally:
-            command.inverse().apply(state)
+            command.take_back(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again
         if after:  # only what the move brings: problems the table had before are not its fault
             before = self._problems(self.reading(state), seats)
