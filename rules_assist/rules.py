@@ -64,6 +64,9 @@ class Invariant:
     # the spots it reads besides those places ('exogamy'): a move from or to one of them is
     # checked too
     spots: tuple[str, ...] = ()
+    # a condition on the table's counters alone (the phase, a ban this turn) without which
+    # it finds nothing: asked once a table, the rule skipped while it is false; None: always
+    when: Callable[[Any], bool] | None = None
 
     @property
     def kind(self) -> str:
@@ -80,6 +83,7 @@ class Transition:
     places: tuple[str, ...] = ()  # as an invariant's: the move checker skips it elsewhere
     actor: bool = False  # True: ``check(reading, move, moves, seat)``, told the seat acting
     spots: tuple[str, ...] = ()  # as an invariant's
+    when: Callable[[Any], bool] | None = None  # as an invariant's, on the table before the move
 
     @property
     def kind(self) -> str:
@@ -235,7 +239,7 @@ class Rulebook:
     # the reading before them and read once they are: a game's reading may carry over what
     # they leave as it was; None: ``reading`` of the table then
     reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
-    _cache: dict[Any, _Active] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
@@ -248,12 +252,16 @@ class Rulebook:
         places: tuple[str, ...] = (),
         only_without: tuple[str, ...] = (),
         spots: tuple[str, ...] = (),
+        when: Callable[[Any], bool] | None = None,
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is an invariant of ``section`` (``moves=False``: one the
         table's own commands keep, left to the audit; ``places``: the only places it reads,
         by the start of their ids, so the move checker skips it for a move elsewhere, and
         ``spots``: the spots it reads besides (a move from or to one is checked too);
-        ``only_without``: played only by a variant that plays without these sections)."""
+        ``only_without``: played only by a variant that plays without these sections;
+        ``when``: a condition on the table's counters alone that the rule itself asks first,
+        false when it can find nothing: the rulebook asks it once a table and skips the rule
+        while it is false)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
             self.invariants.append(
@@ -266,6 +274,7 @@ class Rulebook:
                     tuple(places),
                     tuple(only_without),
                     tuple(spots),
+                    when,
                 )
             )
             return function
@@ -280,10 +289,12 @@ class Rulebook:
         places: tuple[str, ...] = (),
         actor: bool = False,
         spots: tuple[str, ...] = (),
+        when: Callable[[Any], bool] | None = None,
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is a transition rule of ``section`` (``places``: it is about
         moves that leave or reach these places only, by the start of their ids, or these
-        ``spots``; ``actor``: it is told the seat acting, ``check(reading, move, moves, seat)``)."""
+        ``spots``; ``actor``: it is told the seat acting, ``check(reading, move, moves, seat)``;
+        ``when``: as an invariant's, asked of the table before the move)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
             self.transitions.append(
@@ -294,6 +305,7 @@ class Rulebook:
                     () if actor else tuple(places),
                     actor,
                     () if actor else tuple(spots),
+                    when,
                 )
             )
             return function
@@ -337,6 +349,51 @@ class Rulebook:
                 found = memo[key] = (self, self._active_for(reading))
             return found[1]
         return self._active_for(reading)
+
+    def _active_now(self, reading: Any) -> _Active:
+        """``_active`` but for the rules whose ``when`` is false on this table (each condition
+        asked once a table: kept in its memo when the reading has a ``state``)."""
+        state = getattr(reading, "state", None)
+        if not isinstance(state, TableState):
+            return self._conditioned(reading, self._active(reading))
+        memo = state.memo()
+        key = ("rules.now", id(self))
+        found = memo.get(key)
+        if found is None or found[0] is not self:
+            found = memo[key] = (self, self._conditioned(reading, self._active(reading)))
+        return found[1]
+
+    def _conditioned(self, reading: Any, active: _Active) -> _Active:
+        """``active`` without the rules whose condition (``when``) this reading makes false."""
+        rules = [*self.invariants, *self.transitions]
+        conditions = list(dict.fromkeys(r.when for r in rules if r.when is not None))
+        false = tuple(i for i, condition in enumerate(conditions) if not condition(reading))
+        if not false:
+            return active
+        key = ("when", id(active), false)
+        kept = self._cache.get(key)
+        if kept is not None and kept[0] is active:
+            return kept[1]
+        off = {conditions[i] for i in false}
+        skip = {r.check for r in rules if r.when in off} - {
+            r.check for r in rules if r.when not in off
+        }
+
+        def on(checks: tuple[Callable[..., Iterable[Finding]], ...]) -> tuple[Any, ...]:
+            return tuple(check for check in checks if check not in skip)
+
+        found = _Active(
+            on(active.per_seat),
+            on(active.whole),
+            on(active.per_seat_moved),
+            on(active.whole_moved),
+            on(active.transitions),
+            on(active.with_actor),
+            active.procedures,
+            tuple(r for r in active.placed if r.check not in skip),
+        )
+        self._cache[key] = (active, found)
+        return found
 
     def _active_for(self, reading: Any) -> _Active:
         off_sections = tuple(self.off(reading))
@@ -385,7 +442,7 @@ class Rulebook:
         """The invariants' findings; ``seats`` limits the per-seat ones to those seats (None:
         every seat); the whole-table invariants always run (after a move, those a move can
         break: ``moved``)."""
-        return self._findings(reading, self._active(reading), seats, moved)
+        return self._findings(reading, self._active_now(reading), seats, moved)
 
     def _findings(
         self, reading: Any, active: _Active, seats: Iterable[str] | None, moved: bool
@@ -427,7 +484,7 @@ class Rulebook:
         The findings for a command are kept in the table's memo while the table stays as
         it is: the same command checked again (a bot's candidate, then the table when
         the bot submits it) costs a look-up."""
-        if isinstance(command, Compound) and command.procedure:
+        if type(command) is not Move and isinstance(command, Compound) and command.procedure:
             return self._check_procedure(state, command, actor)
         moves = self.moves_of(command)
         if not moves:
@@ -456,7 +513,9 @@ class Rulebook:
         self, state: TableState, command: Command, actor: str, moves: list[Move]
     ) -> list[Finding]:
         reading = self.reading(state)
-        active = self._active(reading)
+        # a command that only moves pieces leaves the counters, and so the rules' conditions
+        moving = _moves_only(command)
+        active = self._active_now(reading) if moving else self._active(reading)
         found: list[Finding] = []
         if active.with_actor:
             seat = seat_of(actor)
@@ -474,16 +533,22 @@ class Rulebook:
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
         per_seat, whole, transitions = active.for_places(touched, spots)
         findings: list[Finding] = found
-        for rule in transitions:
-            for move in moves:
+        if len(moves) == 1:  # the most common: one move
+            for rule in transitions:
                 some = rule(reading, move, moves)
                 if some:  # most find nothing: () or []
                     findings.extend(some)
+        else:
+            for rule in transitions:
+                for one in moves:
+                    some = rule(reading, one, moves)
+                    if some:
+                        findings.extend(some)
         seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
         later = self.reading_after
-        then = later(reading, moves) if later is not None and _moves_only(command) else None
+        then = later(reading, moves) if later is not None and moving else None
         state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
         mark = state.mark()
         command.apply(state)

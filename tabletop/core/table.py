@@ -25,6 +25,7 @@ from .commands import (
     PLAIN,
     Command,
     Compound,
+    Move,
     Names,
     Roll,
     SetPolicy,
@@ -235,7 +236,7 @@ class Table:
         ``checks_procedures`` names, such as a phase ended early)."""
         if self.checker is None or not self.policy.checking:
             return False
-        if isinstance(command, Compound) and command.procedure:
+        if type(command) is not Move and isinstance(command, Compound) and command.procedure:
             if not getattr(self.checker, "trusts_procedures", False):
                 return True
             return command.procedure in getattr(self.checker, "checks_procedures", ())

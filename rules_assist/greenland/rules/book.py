@@ -296,16 +296,22 @@ def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = known.get(place_id, "") or colour_of_place(place_id)
-            if colour is not None:
-                seats.add(colour)
-                continue
-            place = places.get(place_id)
-            card = place.parent if place is not None else None
-            if card is not None:
-                holder = pieces.get(card)
-                if holder is not None:
+            colour = known.get(place_id, "")
+            if colour == "":
+                colour = colour_of_place(place_id)
+            if colour is None:  # a card's regions: the culture whose tableau holds the card
+                place = places.get(place_id)
+                holder = (
+                    pieces.get(place.parent)
+                    if place is not None and place.parent is not None
+                    else None
+                )
+                if holder is None:
+                    continue
+                colour = known.get(holder.place, "")
+                if colour == "":
                     colour = colour_of_place(holder.place)
-                    if colour is not None:
-                        seats.add(colour)
+                if colour is None:
+                    continue
+            seats.add(colour)
     return seats
