@@ -36,6 +36,7 @@ moves (``moves_of``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -356,12 +357,17 @@ class Rulebook:
         state = getattr(reading, "state", None)
         if not isinstance(state, TableState):
             return self._conditioned(reading, self._active(reading))
-        memo = state.memo()
+        return self._now(state, state.memo())[2]
+
+    def _now(self, state: TableState, memo: dict[Any, Any]) -> tuple[Any, Any, _Active]:
+        """(self, the reading of the table, ``_active_now``) kept in the table's memo: a view
+        of the table read again and again while it stays as it is."""
         key = ("rules.now", id(self))
         found = memo.get(key)
         if found is None or found[0] is not self:
-            found = memo[key] = (self, self._conditioned(reading, self._active(reading)))
-        return found[1]
+            reading = self.reading(state)
+            found = memo[key] = (self, reading, self._conditioned(reading, self._active(reading)))
+        return found
 
     def _conditioned(self, reading: Any, active: _Active) -> _Active:
         """``active`` without the rules whose condition (``when``) this reading makes false."""
@@ -484,19 +490,23 @@ class Rulebook:
         The findings for a command are kept in the table's memo while the table stays as
         it is: the same command checked again (a bot's candidate, then the table when
         the bot submits it) costs a look-up."""
-        if type(command) is not Move and isinstance(command, Compound) and command.procedure:
+        if type(command) is Move:  # the commonest: one move by hand
+            moves = [command] if self.moves_of is hand_moves else self.moves_of(command)
+        elif isinstance(command, Compound) and command.procedure:
             return self._check_procedure(state, command, actor)
-        moves = self.moves_of(command)
+        else:
+            moves = self.moves_of(command)
         if not moves:
             return []
         memo = state.memo()
         # the rules read the actor only as the seat it acts for (a bot's checks of its
         # candidates, 'red', and the table's check when the bot submits, 'bot:red', are one)
-        key = ("rules.check", id(self), id(command), seat_of(actor))
+        seat = seat_of(actor)
+        key = ("rules.check", id(self), id(command), seat)
         kept = memo.get(key)
         if kept is not None and kept[0] is command:  # the command itself, not one with its id
             return list(kept[1])
-        findings = self._check(state, command, actor, moves)
+        findings = self._check(state, command, seat, moves, memo)
         memo[key] = (command, tuple(findings))
         return findings
 
@@ -510,15 +520,20 @@ class Rulebook:
         return [f for rule in rules for f in rule(reading, command, seat)]
 
     def _check(
-        self, state: TableState, command: Command, actor: str, moves: list[Move]
+        self,
+        state: TableState,
+        command: Command,
+        seat: str,
+        moves: list[Move],
+        memo: dict[Any, Any],
     ) -> list[Finding]:
-        reading = self.reading(state)
+        _, reading, active = self._now(state, memo)
         # a command that only moves pieces leaves the counters, and so the rules' conditions
         moving = _moves_only(command)
-        active = self._active_now(reading) if moving else self._active(reading)
+        if not moving:
+            active = self._active(reading)
         found: list[Finding] = []
         if active.with_actor:
-            seat = seat_of(actor)
             for rule in active.with_actor:
                 for m in moves:
                     some = rule(reading, m, moves, seat)
@@ -549,7 +564,7 @@ class Rulebook:
             return findings
         later = self.reading_after
         then = later(reading, moves) if later is not None and moving else None
-        state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
+        state.layout_memo()  # up to date at the mark (the memo is): what it gathers is kept
         mark = state.mark()
         command.apply(state)
         try:
@@ -558,7 +573,7 @@ class Rulebook:
             command.take_back(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again
         if after:  # only what the move brings: problems the table had before are not its fault
-            before = self._problems(self.reading(state), seats)
+            before = self._problems(reading, seats)
             findings += [f for f in after if f.describe() not in before]
         return findings
 
@@ -577,10 +592,7 @@ class Rulebook:
     def checker(self) -> Callable[[TableState, Command, str], list[Finding]]:
         """The table's checker (``Table.checker``): procedures follow the rules by construction,
         but for those a procedure rule is about (``checks_procedures``)."""
-
-        def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
-            return self.check(state, command, actor)
-
+        checker = functools.partial(type(self).check, self)  # one call less than a closure
         checker.trusts_procedures = True  # type: ignore[attr-defined]
         checker.checks_procedures = frozenset(  # type: ignore[attr-defined]
             name for rule in self.procedure_rules for name in rule.procedures

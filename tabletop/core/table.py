@@ -244,7 +244,10 @@ class Table:
 
     def check(self, command: Command, actor: str) -> list[Finding]:
         """The findings the checker has for a command, filtered by the policy; changes nothing."""
-        return self._findings(command, actor) if self._checks(command) else []
+        if not self._checks(command):
+            return []
+        assert self.checker is not None  # _checks said so
+        return self.policy.kept(list(self.checker(self.state, command, actor)))  # as _findings
 
     def _findings(self, command: Command, actor: str) -> list[Finding]:
         assert self.checker is not None  # _checks said so
