@@ -527,9 +527,12 @@ class Rulebook:
         moves: list[Move],
         memo: dict[Any, Any],
     ) -> list[Finding]:
-        _, reading, active = self._now(state, memo)
+        now = memo.get(("rules.now", id(self)))  # as _now, read here: every check
+        if now is None or now[0] is not self:
+            now = self._now(state, memo)
+        _, reading, active = now
         # a command that only moves pieces leaves the counters, and so the rules' conditions
-        moving = _moves_only(command)
+        moving = type(command) is Move or _moves_only(command)
         if not moving:
             active = self._active(reading)
         found: list[Finding] = []
@@ -546,7 +549,8 @@ class Rulebook:
         else:
             touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
-        per_seat, whole, transitions = active.for_places(touched, spots)
+        kinds = active._by_places.get((touched, spots))  # as for_places, read here
+        per_seat, whole, transitions = kinds or active.for_places(touched, spots)
         findings: list[Finding] = found
         if len(moves) == 1:  # the most common: one move
             for rule in transitions:

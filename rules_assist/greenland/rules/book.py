@@ -65,6 +65,7 @@ class Placement:
         "ranks",
         "elders",
         "permanent",
+        "away",
     )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
@@ -79,6 +80,9 @@ class Placement:
         self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
         self.elders: list[str] = []  # those elders
         self.permanent: frozenset[str] | None = None  # ``permanent_ids``, once read
+        # E1 (transport.py): whether each card read is outside the culture's homeland, kept
+        # while the cards stay where they are (a placement carried over shares it)
+        self.away: dict[str, bool] = {}
 
     @property
     def mariners(self) -> int:
@@ -183,7 +187,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
         before.tableau,
     )
     found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
-    found.ranks, found.elders = before.ranks, before.elders
+    found.ranks, found.elders, found.away = before.ranks, before.elders, before.away
     permanent = before.permanent  # the permanent ids as well: a colonist is one more
     if permanent is None:
         permanent = before.permanent = _permanent(view, before)

@@ -41,6 +41,7 @@ from typing import Any
 from tabletop.core import Finding, Move
 
 from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
+from .assignment import SETTLED as ASSIGNMENT_SETTLED
 from .assignment import reassigned
 from .book import BOOK, illegal, moved_cube, placement
 
@@ -55,31 +56,42 @@ def need(
 
 
 def _outside(
-    view: Greenland, colour: str, hunting: Iterable[tuple[str, Any]]
+    view: Greenland,
+    colour: str,
+    hunting: Iterable[tuple[str, Any]],
+    known: dict[str, bool] | None = None,
 ) -> list[tuple[str, int]]:
-    """The cards outside the homeland among (card, count or cubes), with their counts."""
-    pieces = view.state.pieces
-    rows = view.cards.rows
-    home = "south" if colour == "red" else "north"  # E1: the Norse South, Thule and Tunit North
-    north = colour in NORTH_CULTURES
+    """The cards outside the homeland among (card, count or cubes), with their counts;
+    ``known``: what ``_away`` said of cards, kept while the cards stay where they are."""
     outside = []
     for card, on in hunting:
         count = on if isinstance(on, int) else len(on)
         if count <= 0:
             continue
-        piece = pieces[card]
-        place = piece.place
-        if place in ROW_PLACES:
-            if place.startswith(home):
-                continue  # a biome of the homeland
-        elif place.startswith("tableau_"):
-            owner = place[8:]
-            if owner == colour or (north and owner in NORTH_CULTURES):
-                continue  # a tableau of the homeland
-        if (rows.get(piece.props.get("card", "")) or {}).get("type") == "new_world":
-            continue  # colonists (not counted here)
-        outside.append((card, count))
+        away = known.get(card) if known is not None else None
+        if away is None:
+            away = _away(view, colour, card)
+            if known is not None:
+                known[card] = away
+        if away:
+            outside.append((card, count))
     return outside
+
+
+def _away(view: Greenland, colour: str, card: str) -> bool:
+    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
+    card are not counted here)."""
+    piece = view.state.pieces[card]
+    place = piece.place
+    if place in ROW_PLACES:
+        if place.startswith("south" if colour == "red" else "north"):
+            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
+    elif place.startswith("tableau_"):
+        owner = place[8:]
+        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
+            return False  # a tableau of the homeland
+    row = view.cards.rows.get(piece.props.get("card", "")) or {}
+    return row.get("type") != "new_world"
 
 
 def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> int:
@@ -180,11 +192,13 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     hunting = here.hunting
     if not hunting and SETTLED not in view.state.counters:
         return ()
-    moved = reassigned(view, colour)  # E6: the Sun Stone's hunters need no mariner
+    counters = view.state.counters
+    # E6: the Sun Stone's hunters need no mariner (none without the record of the others done)
+    moved = reassigned(view, colour) if ASSIGNMENT_SETTLED in counters else None
     if moved:
         hunting = {card: [c for c in on if c not in moved] for card, on in hunting.items()}
-    outside = _outside(view, colour, hunting.items())
-    arrived, left = carried(view, colour) or ({}, 0)
+    outside = _outside(view, colour, hunting.items(), here.away)
+    arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
     if not outside and not arrived and not left:
         return ()
     needed = _mariners(view, colour, outside)
