@@ -371,9 +371,18 @@ class Rulebook:
 
     def _conditioned(self, reading: Any, active: _Active) -> _Active:
         """``active`` without the rules whose condition (``when``) this reading makes false."""
-        rules = [*self.invariants, *self.transitions]
-        conditions = list(dict.fromkeys(r.when for r in rules if r.when is not None))
-        false = tuple(i for i, condition in enumerate(conditions) if not condition(reading))
+        known = ("conditions", len(self.invariants), len(self.transitions))
+        kept = self._cache.get(known)
+        if kept is None:  # the rules' conditions, each once
+            rules = [*self.invariants, *self.transitions]
+            kept = self._cache[known] = (
+                rules,
+                tuple(dict.fromkeys(r.when for r in rules if r.when is not None)),
+            )
+        rules, conditions = kept
+        if not conditions:
+            return active
+        false = tuple([i for i, condition in enumerate(conditions) if not condition(reading)])
         if not false:
             return active
         key = ("when", id(active), false)
