@@ -217,7 +217,12 @@ def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]
     if start is None:
         return ()
     was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
-    if not was or permanent_ids(view, colour).issuperset(was):
+    if not was:
+        return ()
+    ids = placement(view, colour).permanent  # permanent_ids, read here: every check
+    if ids is None:
+        ids = permanent_ids(view, colour)
+    if ids.issuperset(was):
         return ()  # all of them still permanently assigned
     pieces, places = view.state.pieces, view.state.places
     mine = _cube_ids(view, colour)

@@ -66,6 +66,7 @@ class Placement:
         "elders",
         "permanent",
         "away",
+        "sleds",
     )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
@@ -83,6 +84,7 @@ class Placement:
         # E1 (transport.py): whether each card read is outside the culture's homeland, kept
         # while the cards stay where they are (a placement carried over shares it)
         self.away: dict[str, bool] = {}
+        self.sleds: int | None = None  # E1: its sleds (transport.py), once read
 
     @property
     def mariners(self) -> int:
@@ -109,18 +111,17 @@ def placement(view: Greenland, colour: str) -> Placement:
             return found
     else:
         kept = view._placements = (state.positions, {})
+    carried = view._carried
+    if carried is not None and carried[0] != state.positions:  # the move is made
+        found = carried[1].get(colour)
+        if found is not None:
+            kept[1][colour] = found
+            return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
     if found is None:
-        carried = view._carried
-        if carried is not None and carried[0] != state.positions:  # the move is made
-            before = carried[1].get(colour)
-            if before is not None:
-                found = _gone_hunting(view, colour, before, carried[2])
-        if found is None:
-            found = _placement(view, colour)
-        memo[key] = found
+        found = memo[key] = _placement(view, colour)
     kept[1][colour] = found
     return found
 
@@ -144,7 +145,10 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
             colour = colour_of_place(move.src.place)
             piece = state.pieces[move.piece]
             if colour is not None and piece.owner == colour and piece.kind in CUBES:
-                after._carried = (state.positions, {colour: placement(view, colour)}, move)
+                # read on this table: the cards and the culture's cubes' order stay as they are
+                found = _gone_hunting(view, colour, placement(view, colour), move)
+                if found is not None:
+                    after._carried = (state.positions, {colour: found}, move)
     return after
 
 
@@ -188,6 +192,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
     )
     found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
     found.ranks, found.elders, found.away = before.ranks, before.elders, before.away
+    found.sleds = before.sleds  # the same tableau cards
     permanent = before.permanent  # the permanent ids as well: a colonist is one more
     if permanent is None:
         permanent = before.permanent = _permanent(view, before)

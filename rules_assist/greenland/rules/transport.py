@@ -94,9 +94,12 @@ def _away(view: Greenland, colour: str, card: str) -> bool:
     return row.get("type") != "new_world"
 
 
-def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> int:
+def _mariners(
+    view: Greenland, colour: str, outside: list[tuple[str, int]], here: Any = None
+) -> int:
     """The mariners the hunters on these cards outside the homeland need (4 cubes each; a
-    sled takes any number to one card, where most go)."""
+    sled takes any number to one card, where most go); ``here``: the culture's placement, to
+    keep its sleds."""
     if not outside:
         return 0
     if len(outside) > 1:  # the sleds go where most cubes go: most first, then by card
@@ -104,7 +107,13 @@ def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> i
         outside.sort(key=_COUNT, reverse=True)  # (a sort keeps the order of equals)
     load = view.cards.constants.mariner_load
     needed = 0
-    for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
+    if here is None:
+        sleds = _sleds(view, colour)
+    else:
+        sleds = here.sleds
+        if sleds is None:
+            sleds = here.sleds = _sleds(view, colour)
+    for _card, count in outside[sleds:]:  # a sled: any number to one card
         needed += -(-count // load)
     return needed
 
@@ -201,7 +210,7 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
     if not outside and not arrived and not left:
         return ()
-    needed = _mariners(view, colour, outside)
+    needed = _mariners(view, colour, outside, here)
     by_sea = _carrying(view, arrived, left) if arrived or left else 0
     mariners = here.mariners
     if needed + by_sea <= mariners:
