@@ -108,14 +108,23 @@ class ProcedureRule:
 
 def table_only_owners_move(
     reading: Any, move: Move, moves: Sequence[Move], seat: str
-) -> list[Finding]:
+) -> Sequence[Finding]:
     """The rule 'table': a seat moves only its own pieces and those of nobody's. A move made
     by nobody in particular (the table, a test's setting out) is not judged."""
     state = getattr(reading, "state", reading)
     piece = state.pieces.get(move.piece)
     owner = piece.owner if piece is not None else None
     if owner is None or owner == seat:
-        return []
+        return ()
+    memo = state.memo()  # a bot tries one piece on several cards: judged once a table
+    key = ("rules.table", move.piece, seat)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _not_the_owners(state, move.piece, owner, seat)
+    return found
+
+
+def _not_the_owners(state: TableState, pid: str, owner: str, seat: str) -> tuple[Finding, ...]:
     seated = owner_seated = False
     for other in state.seats:
         if other.id == seat:
@@ -123,15 +132,15 @@ def table_only_owners_move(
         elif other.id == owner:
             owner_seated = True
     if not (seated and owner_seated):
-        return []
-    return [
+        return ()
+    return (
         Finding(
             "table",
-            f"only the owner moves their pieces: {move.piece} is {owner}'s, not {seat}'s",
+            f"only the owner moves their pieces: {pid} is {owner}'s, not {seat}'s",
             Severity.ILLEGAL,
-            (move.piece,),
-        )
-    ]
+            (pid,),
+        ),
+    )
 
 
 def _placed(
