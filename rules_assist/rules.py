@@ -195,6 +195,7 @@ class _Active:
     _by_prefixes: dict[tuple[frozenset[str], frozenset[str]], tuple[Any, Any, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _named: list[tuple[str, ...]] = field(default_factory=list, compare=False, repr=False)
 
     def for_places(self, touched: Any, spots: Any = ()) -> tuple[Any, Any, Any]:
         """(per-seat checks, whole-table checks, transitions) for a move through the
@@ -207,14 +208,13 @@ class _Active:
         if found is None:
             if len(self._by_places) > 4096:
                 self._by_places.clear()
+            if not self._named:  # the rules' place prefixes and spots, each once
+                self._named.append(tuple({p: 0 for r in self.placed for p in r.places}))
+                self._named.append(tuple({s: 0 for r in self.placed for s in r.spots}))
             prefixes = frozenset(
-                prefix
-                for r in self.placed
-                for prefix in r.places
-                for p in touched
-                if p.startswith(prefix)
+                [prefix for prefix in self._named[0] for p in touched if p.startswith(prefix)]
             )
-            named = frozenset(spot for r in self.placed for spot in r.spots if spot in spots)
+            named = frozenset([spot for spot in self._named[1] if spot in spots])
             found = self._by_prefixes.get((prefixes, named))
             if found is None:
                 wanted = [

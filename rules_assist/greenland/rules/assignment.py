@@ -202,15 +202,10 @@ def _assignment_start(view: Greenland) -> dict[str, Any] | None:
     return start
 
 
-def _started(view: Greenland) -> bool:
-    return _assignment_start(view) is not None
-
-
 @BOOK.invariant(
     "E4",
     "one elder, colonist or husband at most comes back in the assignment phase, and only to a"
     " culture that began it with one or no unassigned hunters",
-    when=_started,
 )
 def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]:
     start = _assignment_start(view)
@@ -389,7 +384,6 @@ def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     "E6",
     "an assigned hunter moves on only by a Sun Stone, after everyone assigned, to a card where"
     " its culture has cubes (not the New World) or its own daughter or livestock",
-    when=_assigning,
 )
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if move.src.spot != "hunters" or not _assigning(view):

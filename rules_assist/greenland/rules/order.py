@@ -39,7 +39,6 @@ def _elder_phase(view: Greenland) -> bool:
     "A5",
     "in the elder phase a culture acts once those ahead of it have finished",
     places=("hand_", "elder-"),
-    when=_elder_phase,
 )
 def a5_elder_action_order(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     if not _elder_phase(view):
