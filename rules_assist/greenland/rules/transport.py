@@ -246,7 +246,8 @@ def _card(view: Greenland, place_id: str) -> str | None:
 def e2_colonists_arrive_by_mariner(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
-    target = _card(view, move.dst.place)
+    place = view.state.places.get(move.dst.place)  # _card, read here: every move
+    target = place.parent if place is not None else None
     if target is None or not view.is_new_world(target):
         return ()
     cube = moved_cube(view, move)
@@ -309,7 +310,8 @@ def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[st
 
 @BOOK.transition("E4", "a colony is abandoned whole, by mariner")
 def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    origin = _card(view, move.src.place)
+    place = view.state.places.get(move.src.place)  # _card, read here: every move
+    origin = place.parent if place is not None else None
     if origin is None or not view.is_new_world(origin):
         return ()
     target = _card(view, move.dst.place)
