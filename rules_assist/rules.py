@@ -36,6 +36,7 @@ moves (``moves_of``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +65,9 @@ class Invariant:
     # the spots it reads besides those places ('exogamy'): a move from or to one of them is
     # checked too
     spots: tuple[str, ...] = ()
+    # a condition on the table's counters alone (the phase, a ban this turn) without which
+    # it finds nothing: asked once a table, the rule skipped while it is false; None: always
+    when: Callable[[Any], bool] | None = None
 
     @property
     def kind(self) -> str:
@@ -80,6 +84,7 @@ class Transition:
     places: tuple[str, ...] = ()  # as an invariant's: the move checker skips it elsewhere
     actor: bool = False  # True: ``check(reading, move, moves, seat)``, told the seat acting
     spots: tuple[str, ...] = ()  # as an invariant's
+    when: Callable[[Any], bool] | None = None  # as an invariant's, on the table before the move
 
     @property
     def kind(self) -> str:
@@ -103,14 +108,23 @@ class ProcedureRule:
 
 def table_only_owners_move(
     reading: Any, move: Move, moves: Sequence[Move], seat: str
-) -> list[Finding]:
+) -> Sequence[Finding]:
     """The rule 'table': a seat moves only its own pieces and those of nobody's. A move made
     by nobody in particular (the table, a test's setting out) is not judged."""
     state = getattr(reading, "state", reading)
     piece = state.pieces.get(move.piece)
     owner = piece.owner if piece is not None else None
     if owner is None or owner == seat:
-        return []
+        return ()
+    memo = state.memo()  # a bot tries one piece on several cards: judged once a table
+    key = ("rules.table", move.piece, seat)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _not_the_owners(state, move.piece, owner, seat)
+    return found
+
+
+def _not_the_owners(state: TableState, pid: str, owner: str, seat: str) -> tuple[Finding, ...]:
     seated = owner_seated = False
     for other in state.seats:
         if other.id == seat:
@@ -118,15 +132,15 @@ def table_only_owners_move(
         elif other.id == owner:
             owner_seated = True
     if not (seated and owner_seated):
-        return []
-    return [
+        return ()
+    return (
         Finding(
             "table",
-            f"only the owner moves their pieces: {move.piece} is {owner}'s, not {seat}'s",
+            f"only the owner moves their pieces: {pid} is {owner}'s, not {seat}'s",
             Severity.ILLEGAL,
-            (move.piece,),
-        )
-    ]
+            (pid,),
+        ),
+    )
 
 
 def _placed(
@@ -181,6 +195,7 @@ class _Active:
     _by_prefixes: dict[tuple[frozenset[str], frozenset[str]], tuple[Any, Any, Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _named: list[tuple[str, ...]] = field(default_factory=list, compare=False, repr=False)
 
     def for_places(self, touched: Any, spots: Any = ()) -> tuple[Any, Any, Any]:
         """(per-seat checks, whole-table checks, transitions) for a move through the
@@ -193,14 +208,13 @@ class _Active:
         if found is None:
             if len(self._by_places) > 4096:
                 self._by_places.clear()
+            if not self._named:  # the rules' place prefixes and spots, each once
+                self._named.append(tuple({p: 0 for r in self.placed for p in r.places}))
+                self._named.append(tuple({s: 0 for r in self.placed for s in r.spots}))
             prefixes = frozenset(
-                prefix
-                for r in self.placed
-                for prefix in r.places
-                for p in touched
-                if p.startswith(prefix)
+                [prefix for prefix in self._named[0] for p in touched if p.startswith(prefix)]
             )
-            named = frozenset(spot for r in self.placed for spot in r.spots if spot in spots)
+            named = frozenset([spot for spot in self._named[1] if spot in spots])
             found = self._by_prefixes.get((prefixes, named))
             if found is None:
                 wanted = [
@@ -235,7 +249,7 @@ class Rulebook:
     # the reading before them and read once they are: a game's reading may carry over what
     # they leave as it was; None: ``reading`` of the table then
     reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
-    _cache: dict[Any, _Active] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
@@ -248,12 +262,16 @@ class Rulebook:
         places: tuple[str, ...] = (),
         only_without: tuple[str, ...] = (),
         spots: tuple[str, ...] = (),
+        when: Callable[[Any], bool] | None = None,
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is an invariant of ``section`` (``moves=False``: one the
         table's own commands keep, left to the audit; ``places``: the only places it reads,
         by the start of their ids, so the move checker skips it for a move elsewhere, and
         ``spots``: the spots it reads besides (a move from or to one is checked too);
-        ``only_without``: played only by a variant that plays without these sections)."""
+        ``only_without``: played only by a variant that plays without these sections;
+        ``when``: a condition on the table's counters alone that the rule itself asks first,
+        false when it can find nothing: the rulebook asks it once a table and skips the rule
+        while it is false)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
             self.invariants.append(
@@ -266,6 +284,7 @@ class Rulebook:
                     tuple(places),
                     tuple(only_without),
                     tuple(spots),
+                    when,
                 )
             )
             return function
@@ -280,10 +299,12 @@ class Rulebook:
         places: tuple[str, ...] = (),
         actor: bool = False,
         spots: tuple[str, ...] = (),
+        when: Callable[[Any], bool] | None = None,
     ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
         """Decorator: the function is a transition rule of ``section`` (``places``: it is about
         moves that leave or reach these places only, by the start of their ids, or these
-        ``spots``; ``actor``: it is told the seat acting, ``check(reading, move, moves, seat)``)."""
+        ``spots``; ``actor``: it is told the seat acting, ``check(reading, move, moves, seat)``;
+        ``when``: as an invariant's, asked of the table before the move)."""
 
         def add(function: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
             self.transitions.append(
@@ -294,6 +315,7 @@ class Rulebook:
                     () if actor else tuple(places),
                     actor,
                     () if actor else tuple(spots),
+                    when,
                 )
             )
             return function
@@ -337,6 +359,65 @@ class Rulebook:
                 found = memo[key] = (self, self._active_for(reading))
             return found[1]
         return self._active_for(reading)
+
+    def _active_now(self, reading: Any) -> _Active:
+        """``_active`` but for the rules whose ``when`` is false on this table (each condition
+        asked once a table: kept in its memo when the reading has a ``state``)."""
+        state = getattr(reading, "state", None)
+        if not isinstance(state, TableState):
+            return self._conditioned(reading, self._active(reading))
+        return self._now(state, state.memo())[2]
+
+    def _now(self, state: TableState, memo: dict[Any, Any]) -> tuple[Any, Any, _Active]:
+        """(self, the reading of the table, ``_active_now``) kept in the table's memo: a view
+        of the table read again and again while it stays as it is."""
+        key = ("rules.now", id(self))
+        found = memo.get(key)
+        if found is None or found[0] is not self:
+            reading = self.reading(state)
+            found = memo[key] = (self, reading, self._conditioned(reading, self._active(reading)))
+        return found
+
+    def _conditioned(self, reading: Any, active: _Active) -> _Active:
+        """``active`` without the rules whose condition (``when``) this reading makes false."""
+        known = ("conditions", len(self.invariants), len(self.transitions))
+        kept = self._cache.get(known)
+        if kept is None:  # the rules' conditions, each once
+            rules = [*self.invariants, *self.transitions]
+            kept = self._cache[known] = (
+                rules,
+                tuple(dict.fromkeys(r.when for r in rules if r.when is not None)),
+            )
+        rules, conditions = kept
+        if not conditions:
+            return active
+        false = tuple([i for i, condition in enumerate(conditions) if not condition(reading)])
+        if not false:
+            return active
+        key = ("when", id(active), false)
+        kept = self._cache.get(key)
+        if kept is not None and kept[0] is active:
+            return kept[1]
+        off = {conditions[i] for i in false}
+        skip = {r.check for r in rules if r.when in off} - {
+            r.check for r in rules if r.when not in off
+        }
+
+        def on(checks: tuple[Callable[..., Iterable[Finding]], ...]) -> tuple[Any, ...]:
+            return tuple(check for check in checks if check not in skip)
+
+        found = _Active(
+            on(active.per_seat),
+            on(active.whole),
+            on(active.per_seat_moved),
+            on(active.whole_moved),
+            on(active.transitions),
+            on(active.with_actor),
+            active.procedures,
+            tuple(r for r in active.placed if r.check not in skip),
+        )
+        self._cache[key] = (active, found)
+        return found
 
     def _active_for(self, reading: Any) -> _Active:
         off_sections = tuple(self.off(reading))
@@ -385,7 +466,7 @@ class Rulebook:
         """The invariants' findings; ``seats`` limits the per-seat ones to those seats (None:
         every seat); the whole-table invariants always run (after a move, those a move can
         break: ``moved``)."""
-        return self._findings(reading, self._active(reading), seats, moved)
+        return self._findings(reading, self._active_now(reading), seats, moved)
 
     def _findings(
         self, reading: Any, active: _Active, seats: Iterable[str] | None, moved: bool
@@ -427,19 +508,23 @@ class Rulebook:
         The findings for a command are kept in the table's memo while the table stays as
         it is: the same command checked again (a bot's candidate, then the table when
         the bot submits it) costs a look-up."""
-        if isinstance(command, Compound) and command.procedure:
+        if type(command) is Move:  # the commonest: one move by hand
+            moves = [command] if self.moves_of is hand_moves else self.moves_of(command)
+        elif isinstance(command, Compound) and command.procedure:
             return self._check_procedure(state, command, actor)
-        moves = self.moves_of(command)
+        else:
+            moves = self.moves_of(command)
         if not moves:
             return []
         memo = state.memo()
         # the rules read the actor only as the seat it acts for (a bot's checks of its
         # candidates, 'red', and the table's check when the bot submits, 'bot:red', are one)
-        key = ("rules.check", id(self), id(command), seat_of(actor))
+        seat = seat_of(actor)
+        key = ("rules.check", id(self), id(command), seat)
         kept = memo.get(key)
         if kept is not None and kept[0] is command:  # the command itself, not one with its id
             return list(kept[1])
-        findings = self._check(state, command, actor, moves)
+        findings = self._check(state, command, seat, moves, memo)
         memo[key] = (command, tuple(findings))
         return findings
 
@@ -453,13 +538,23 @@ class Rulebook:
         return [f for rule in rules for f in rule(reading, command, seat)]
 
     def _check(
-        self, state: TableState, command: Command, actor: str, moves: list[Move]
+        self,
+        state: TableState,
+        command: Command,
+        seat: str,
+        moves: list[Move],
+        memo: dict[Any, Any],
     ) -> list[Finding]:
-        reading = self.reading(state)
-        active = self._active(reading)
+        now = memo.get(("rules.now", id(self)))  # as _now, read here: every check
+        if now is None or now[0] is not self:
+            now = self._now(state, memo)
+        _, reading, active = now
+        # a command that only moves pieces leaves the counters, and so the rules' conditions
+        moving = type(command) is Move or _moves_only(command)
+        if not moving:
+            active = self._active(reading)
         found: list[Finding] = []
         if active.with_actor:
-            seat = seat_of(actor)
             for rule in active.with_actor:
                 for m in moves:
                     some = rule(reading, m, moves, seat)
@@ -472,28 +567,35 @@ class Rulebook:
         else:
             touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
-        per_seat, whole, transitions = active.for_places(touched, spots)
+        kinds = active._by_places.get((touched, spots))  # as for_places, read here
+        per_seat, whole, transitions = kinds or active.for_places(touched, spots)
         findings: list[Finding] = found
-        for rule in transitions:
-            for move in moves:
+        if len(moves) == 1:  # the most common: one move
+            for rule in transitions:
                 some = rule(reading, move, moves)
                 if some:  # most find nothing: () or []
                     findings.extend(some)
+        else:
+            for rule in transitions:
+                for one in moves:
+                    some = rule(reading, one, moves)
+                    if some:
+                        findings.extend(some)
         seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
         later = self.reading_after
-        then = later(reading, moves) if later is not None and _moves_only(command) else None
-        state.memo(), state.layout_memo()  # up to date at the mark: what they gather is kept
+        then = later(reading, moves) if later is not None and moving else None
+        state.layout_memo()  # up to date at the mark (the memo is): what it gathers is kept
         mark = state.mark()
         command.apply(state)
         try:
             after = self._run(then or self.reading(state), seats, per_seat, whole)
         finally:
-            command.inverse().apply(state)
+            command.take_back(state)
             state.back_to(mark)  # as it was: what the table's memo held is good again
         if after:  # only what the move brings: problems the table had before are not its fault
-            before = self._problems(self.reading(state), seats)
+            before = self._problems(reading, seats)
             findings += [f for f in after if f.describe() not in before]
         return findings
 
@@ -512,10 +614,7 @@ class Rulebook:
     def checker(self) -> Callable[[TableState, Command, str], list[Finding]]:
         """The table's checker (``Table.checker``): procedures follow the rules by construction,
         but for those a procedure rule is about (``checks_procedures``)."""
-
-        def checker(state: TableState, command: Command, actor: str) -> list[Finding]:
-            return self.check(state, command, actor)
-
+        checker = functools.partial(type(self).check, self)  # one call less than a closure
         checker.trusts_procedures = True  # type: ignore[attr-defined]
         checker.checks_procedures = frozenset(  # type: ignore[attr-defined]
             name for rule in self.procedure_rules for name in rule.procedures

@@ -218,6 +218,12 @@ class Command(ABC):
     def inverse(self) -> Command:
         """The command that exactly undoes this one."""
 
+    def take_back(self, state: TableState) -> None:
+        """Undo this command, applied to ``state`` just before with nothing since: a
+        checker trying it out. What ``apply`` checked holds, so a command may skip the
+        checks; the table's versions are left for ``TableState.back_to`` to restore."""
+        self.inverse().apply(state)
+
     def touch(self, touched: Touched) -> None:  # noqa: B027 - commands that change nothing keep it
         """Add what this command changes to ``touched``."""
 
@@ -350,6 +356,14 @@ class Move(Command):
 
     def inverse(self) -> Command:
         return Move(self.piece, self.dst, self.src)
+
+    def take_back(self, state: TableState) -> None:
+        pid, src, dst = self.piece, self.src, self.dst
+        places = state.places
+        del places[dst.place].contents[dst.index]  # where apply put it
+        places[src.place].contents.insert(src.index, pid)
+        piece = state.pieces[pid]
+        piece.place, piece.spot, piece.x, piece.y = src.place, src.spot, src.x, src.y
 
     def touch(self, touched: Touched) -> None:
         touched.pieces.add(self.piece)
@@ -952,6 +966,10 @@ class Compound(Command):
         return Compound(
             self.label, tuple([c.inverse() for c in reversed(self.commands)]), self.procedure
         )
+
+    def take_back(self, state: TableState) -> None:
+        for command in reversed(self.commands):
+            command.take_back(state)
 
     def touch(self, touched: Touched) -> None:
         for command in self.commands:

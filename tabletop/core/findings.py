@@ -89,6 +89,8 @@ class Policy:
 
     def kept(self, findings: list[Finding]) -> list[Finding]:
         """The findings whose rule is not switched off."""
+        if not self.per_rule:  # one mode for every rule: all or none
+            return findings if self.mode is not Mode.OFF else []
         return [f for f in findings if self.mode_for(f.rule) is not Mode.OFF]
 
     @property

@@ -25,6 +25,7 @@ from .commands import (
     PLAIN,
     Command,
     Compound,
+    Move,
     Names,
     Roll,
     SetPolicy,
@@ -235,7 +236,7 @@ class Table:
         ``checks_procedures`` names, such as a phase ended early)."""
         if self.checker is None or not self.policy.checking:
             return False
-        if isinstance(command, Compound) and command.procedure:
+        if type(command) is not Move and isinstance(command, Compound) and command.procedure:
             if not getattr(self.checker, "trusts_procedures", False):
                 return True
             return command.procedure in getattr(self.checker, "checks_procedures", ())
@@ -243,7 +244,15 @@ class Table:
 
     def check(self, command: Command, actor: str) -> list[Finding]:
         """The findings the checker has for a command, filtered by the policy; changes nothing."""
-        return self._findings(command, actor) if self._checks(command) else []
+        checker, policy = self.checker, self.policy
+        if type(command) is Move and checker is not None:  # as _checks, read here: every move
+            if policy.mode is Mode.OFF and not policy.checking:
+                return []
+        elif not self._checks(command):
+            return []
+        assert checker is not None  # _checks said so
+        found = list(checker(self.state, command, actor))
+        return found if not policy.per_rule and policy.mode is not Mode.OFF else policy.kept(found)
 
     def _findings(self, command: Command, actor: str) -> list[Finding]:
         assert self.checker is not None  # _checks said so

@@ -190,20 +190,34 @@ def assignment_start(view: Greenland, turn: int) -> dict[str, Any]:
     }
 
 
+def _assignment_start(view: Greenland) -> dict[str, Any] | None:
+    """E4: the record ``START`` in this turn's assignment phase; None outside it or without
+    the record."""
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return None
+    start = counters.get(START)
+    if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
+        return None
+    return start
+
+
 @BOOK.invariant(
     "E4",
     "one elder, colonist or husband at most comes back in the assignment phase, and only to a"
     " culture that began it with one or no unassigned hunters",
 )
 def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]:
-    counters = view.state.counters
-    if counters.get("phase") != "assignment":
-        return ()
-    start = counters.get(START)
-    if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
+    start = _assignment_start(view)
+    if start is None:
         return ()
     was: dict[str, str] = (start.get("permanent") or {}).get(colour) or {}
-    if not was or permanent_ids(view, colour).issuperset(was):
+    if not was:
+        return ()
+    ids = placement(view, colour).permanent  # permanent_ids, read here: every check
+    if ids is None:
+        ids = permanent_ids(view, colour)
+    if ids.issuperset(was):
         return ()  # all of them still permanently assigned
     pieces, places = view.state.pieces, view.state.places
     mine = _cube_ids(view, colour)
@@ -235,19 +249,24 @@ def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]
     return (illegal("E4", f"elders, colonists and husbands are assigned for good; {why}", *back),)
 
 
+def _for_good(view: Greenland) -> bool:
+    """E4: none comes back in this phase: neither the assignment (the invariant above) nor the
+    negotiations (F: divorce and leaving)."""
+    return view.state.counters.get("phase") not in ("assignment", "negotiation")
+
+
 @BOOK.transition(
     "E4",
     "elders, colonists and husbands are assigned for good: none comes back to the unassigned"
     " hunters outside the assignment phase (its exception) and the negotiations (F)",
     places=("hunters_",),
+    when=_for_good,
 )
 def e4_permanent_assignment(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
-    if not move.dst.place.startswith("hunters_"):
+    if not move.dst.place.startswith("hunters_") or not _for_good(view):
         return ()
-    if view.state.counters.get("phase") in ("assignment", "negotiation"):
-        return ()  # E: the invariant above; F: divorce and leaving
     cube = moved_cube(view, move)
     if cube is None:
         return ()
@@ -312,11 +331,8 @@ def settle(view: Greenland, done: Sequence[str], turn: int) -> dict[str, Any] | 
 def reassigned(view: Greenland, colour: str) -> list[str]:
     """E6: the culture's hunters its Sun Stone has reassigned in this assignment phase: those
     standing on another card than when everyone else had assigned ([] without a Sun Stone)."""
-    counters = view.state.counters
-    if counters.get("phase") != "assignment":
-        return []
-    record = counters.get(SETTLED)
-    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
+    record = _settled(view)
+    if record is None:
         return []
     before = (record.get("placed") or {}).get(colour)
     if not before or not reassign_limit(view, colour):
@@ -325,7 +341,29 @@ def reassigned(view: Greenland, colour: str) -> list[str]:
     return [cube for cube, card in before.items() if cube in now and now[cube] != card]
 
 
-@BOOK.invariant("E6", "a Sun Stone reassigns as many hunters as it says (three), no more")
+def _settled(view: Greenland) -> dict[str, Any] | None:
+    """E6: the record ``SETTLED`` in this turn's assignment phase; None outside it or before
+    everyone else has assigned."""
+    counters = view.state.counters
+    if counters.get("phase") != "assignment":
+        return None
+    record = counters.get(SETTLED)
+    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
+        return None
+    return record
+
+
+def _reassigning(view: Greenland) -> bool:
+    return _settled(view) is not None
+
+
+def _assigning(view: Greenland) -> bool:
+    return view.state.counters.get("phase") == "assignment"
+
+
+@BOOK.invariant(
+    "E6", "a Sun Stone reassigns as many hunters as it says (three), no more", when=_reassigning
+)
 def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     moved = reassigned(view, colour)
     if not moved:  # none reassigned: within any limit
@@ -348,7 +386,7 @@ def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     " its culture has cubes (not the New World) or its own daughter or livestock",
 )
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    if move.src.spot != "hunters" or view.state.counters.get("phase") != "assignment":
+    if move.src.spot != "hunters" or not _assigning(view):
         return ()
     cube = moved_cube(view, move)
     if cube is None:

@@ -29,9 +29,16 @@ def _banned(view: Greenland, counter: str) -> bool:
     return turn is not None and view.state.counters.get(counter) == turn
 
 
-@BOOK.invariant("D7", "no cube on a maritime biome of Greenland in the turn of the ban")
+def _maritime_ban(view: Greenland) -> bool:
+    """D7: no maritime hunting this turn."""
+    return _banned(view, "ban.maritime")
+
+
+@BOOK.invariant(
+    "D7", "no cube on a maritime biome of Greenland in the turn of the ban", when=_maritime_ban
+)
 def d7_no_maritime_hunting(view: Greenland, colour: str) -> Iterable[Finding]:
-    if not _banned(view, "ban.maritime"):
+    if not _maritime_ban(view):
         return ()
     here = placement(view, colour)
     return [
@@ -45,11 +52,13 @@ def d7_no_maritime_hunting(view: Greenland, colour: str) -> Iterable[Finding]:
     ]
 
 
-@BOOK.transition("D7", "no cube goes to a maritime New World card in the turn of the ban")
+@BOOK.transition(
+    "D7", "no cube goes to a maritime New World card in the turn of the ban", when=_maritime_ban
+)
 def d7_no_maritime_colonists(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
-    if not _banned(view, "ban.maritime") or moved_cube(view, move) is None:
+    if not _maritime_ban(view) or moved_cube(view, move) is None:
         return ()
     place = view.state.places.get(move.dst.place)
     card = place.parent if place is not None else None
@@ -74,12 +83,19 @@ def markland_closed(view: Greenland) -> bool:
     """D9: the ban is on this turn (and the game plays with D9). The rule below judges the
     moves by hand; the procedures that take cubes off a card (leaving, marrying in phase F)
     ask this before they move any."""
-    return _banned(view, "ban.markland") and not plays_without(view, "D9")
+    return _markland_ban(view) and not plays_without(view, "D9")
 
 
-@BOOK.transition("D9", "nobody moves to or from Markland in the turn of the ban")
+def _markland_ban(view: Greenland) -> bool:
+    """D9: Markland closed this turn."""
+    return _banned(view, "ban.markland")
+
+
+@BOOK.transition(
+    "D9", "nobody moves to or from Markland in the turn of the ban", when=_markland_ban
+)
 def d9_markland_closed(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    if not _banned(view, "ban.markland") or moved_cube(view, move) is None:
+    if not _markland_ban(view) or moved_cube(view, move) is None:
         return ()
     places = view.state.places
     ends = {

@@ -65,6 +65,8 @@ class Placement:
         "ranks",
         "elders",
         "permanent",
+        "away",
+        "sleds",
     )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
@@ -79,6 +81,10 @@ class Placement:
         self.ranks: dict[str | None, int] = {}  # its elders on its own card, by rank
         self.elders: list[str] = []  # those elders
         self.permanent: frozenset[str] | None = None  # ``permanent_ids``, once read
+        # E1 (transport.py): whether each card read is outside the culture's homeland, kept
+        # while the cards stay where they are (a placement carried over shares it)
+        self.away: dict[str, bool] = {}
+        self.sleds: int | None = None  # E1: its sleds (transport.py), once read
 
     @property
     def mariners(self) -> int:
@@ -105,18 +111,17 @@ def placement(view: Greenland, colour: str) -> Placement:
             return found
     else:
         kept = view._placements = (state.positions, {})
+    carried = view._carried
+    if carried is not None and carried[0] != state.positions:  # the move is made
+        found = carried[1].get(colour)
+        if found is not None:
+            kept[1][colour] = found
+            return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
     if found is None:
-        carried = view._carried
-        if carried is not None and carried[0] != state.positions:  # the move is made
-            before = carried[1].get(colour)
-            if before is not None:
-                found = _gone_hunting(view, colour, before, carried[2])
-        if found is None:
-            found = _placement(view, colour)
-        memo[key] = found
+        found = memo[key] = _placement(view, colour)
     kept[1][colour] = found
     return found
 
@@ -140,7 +145,10 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
             colour = colour_of_place(move.src.place)
             piece = state.pieces[move.piece]
             if colour is not None and piece.owner == colour and piece.kind in CUBES:
-                after._carried = (state.positions, {colour: placement(view, colour)}, move)
+                # read on this table: the cards and the culture's cubes' order stay as they are
+                found = _gone_hunting(view, colour, placement(view, colour), move)
+                if found is not None:
+                    after._carried = (state.positions, {colour: found}, move)
     return after
 
 
@@ -183,7 +191,8 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
         before.tableau,
     )
     found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
-    found.ranks, found.elders = before.ranks, before.elders
+    found.ranks, found.elders, found.away = before.ranks, before.elders, before.away
+    found.sleds = before.sleds  # the same tableau cards
     permanent = before.permanent  # the permanent ids as well: a colonist is one more
     if permanent is None:
         permanent = before.permanent = _permanent(view, before)
@@ -296,16 +305,22 @@ def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = known.get(place_id, "") or colour_of_place(place_id)
-            if colour is not None:
-                seats.add(colour)
-                continue
-            place = places.get(place_id)
-            card = place.parent if place is not None else None
-            if card is not None:
-                holder = pieces.get(card)
-                if holder is not None:
+            colour = known.get(place_id, "")
+            if colour == "":
+                colour = colour_of_place(place_id)
+            if colour is None:  # a card's regions: the culture whose tableau holds the card
+                place = places.get(place_id)
+                holder = (
+                    pieces.get(place.parent)
+                    if place is not None and place.parent is not None
+                    else None
+                )
+                if holder is None:
+                    continue
+                colour = known.get(holder.place, "")
+                if colour == "":
                     colour = colour_of_place(holder.place)
-                    if colour is not None:
-                        seats.add(colour)
+                if colour is None:
+                    continue
+            seats.add(colour)
     return seats

@@ -31,13 +31,17 @@ def _actor(view: Greenland, move: Move) -> str | None:
     return None
 
 
+def _elder_phase(view: Greenland) -> bool:
+    return view.state.counters.get("phase") == "elders"
+
+
 @BOOK.transition(
     "A5",
     "in the elder phase a culture acts once those ahead of it have finished",
     places=("hand_", "elder-"),
 )
 def a5_elder_action_order(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    if view.state.counters.get("phase") != "elders":
+    if not _elder_phase(view):
         return ()
     colour = _actor(view, move)
     if colour is None:

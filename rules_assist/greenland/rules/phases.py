@@ -36,15 +36,23 @@ def _phase(view: Greenland) -> str:
     return str(view.state.counters.get("phase") or "event")
 
 
-@BOOK.transition("E", "hunters are placed in the hunter assignment phase", places=("hunters_",))
+def _not_assigning(view: Greenland) -> bool:
+    """Another phase than the hunter assignment."""
+    return _phase(view) != ASSIGNMENT
+
+
+@BOOK.transition(
+    "E",
+    "hunters are placed in the hunter assignment phase",
+    places=("hunters_",),
+    when=_not_assigning,
+)
 def e_hunters_placed_in_their_phase(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
-    if not move.src.place.startswith("hunters_"):
+    if not move.src.place.startswith("hunters_") or not _not_assigning(view):
         return ()
     phase = _phase(view)
-    if phase == ASSIGNMENT:
-        return ()
     cube = moved_cube(view, move)
     if cube is None or move.src.place != f"hunters_{cube[0]}":
         return ()

@@ -41,6 +41,7 @@ from typing import Any
 from tabletop.core import Finding, Move
 
 from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
+from .assignment import SETTLED as ASSIGNMENT_SETTLED
 from .assignment import reassigned
 from .book import BOOK, illegal, moved_cube, placement
 
@@ -55,36 +56,50 @@ def need(
 
 
 def _outside(
-    view: Greenland, colour: str, hunting: Iterable[tuple[str, Any]]
+    view: Greenland,
+    colour: str,
+    hunting: Iterable[tuple[str, Any]],
+    known: dict[str, bool] | None = None,
 ) -> list[tuple[str, int]]:
-    """The cards outside the homeland among (card, count or cubes), with their counts."""
-    pieces = view.state.pieces
-    rows = view.cards.rows
-    home = "south" if colour == "red" else "north"  # E1: the Norse South, Thule and Tunit North
-    north = colour in NORTH_CULTURES
+    """The cards outside the homeland among (card, count or cubes), with their counts;
+    ``known``: what ``_away`` said of cards, kept while the cards stay where they are."""
     outside = []
     for card, on in hunting:
         count = on if isinstance(on, int) else len(on)
         if count <= 0:
             continue
-        piece = pieces[card]
-        place = piece.place
-        if place in ROW_PLACES:
-            if place.startswith(home):
-                continue  # a biome of the homeland
-        elif place.startswith("tableau_"):
-            owner = place[8:]
-            if owner == colour or (north and owner in NORTH_CULTURES):
-                continue  # a tableau of the homeland
-        if (rows.get(piece.props.get("card", "")) or {}).get("type") == "new_world":
-            continue  # colonists (not counted here)
-        outside.append((card, count))
+        away = known.get(card) if known is not None else None
+        if away is None:
+            away = _away(view, colour, card)
+            if known is not None:
+                known[card] = away
+        if away:
+            outside.append((card, count))
     return outside
 
 
-def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> int:
+def _away(view: Greenland, colour: str, card: str) -> bool:
+    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
+    card are not counted here)."""
+    piece = view.state.pieces[card]
+    place = piece.place
+    if place in ROW_PLACES:
+        if place.startswith("south" if colour == "red" else "north"):
+            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
+    elif place.startswith("tableau_"):
+        owner = place[8:]
+        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
+            return False  # a tableau of the homeland
+    row = view.cards.rows.get(piece.props.get("card", "")) or {}
+    return row.get("type") != "new_world"
+
+
+def _mariners(
+    view: Greenland, colour: str, outside: list[tuple[str, int]], here: Any = None
+) -> int:
     """The mariners the hunters on these cards outside the homeland need (4 cubes each; a
-    sled takes any number to one card, where most go)."""
+    sled takes any number to one card, where most go); ``here``: the culture's placement, to
+    keep its sleds."""
     if not outside:
         return 0
     if len(outside) > 1:  # the sleds go where most cubes go: most first, then by card
@@ -92,7 +107,13 @@ def _mariners(view: Greenland, colour: str, outside: list[tuple[str, int]]) -> i
         outside.sort(key=_COUNT, reverse=True)  # (a sort keeps the order of equals)
     load = view.cards.constants.mariner_load
     needed = 0
-    for _card, count in outside[_sleds(view, colour) :]:  # a sled: any number to one card
+    if here is None:
+        sleds = _sleds(view, colour)
+    else:
+        sleds = here.sleds
+        if sleds is None:
+            sleds = here.sleds = _sleds(view, colour)
+    for _card, count in outside[sleds:]:  # a sled: any number to one card
         needed += -(-count // load)
     return needed
 
@@ -180,14 +201,16 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
     hunting = here.hunting
     if not hunting and SETTLED not in view.state.counters:
         return ()
-    moved = reassigned(view, colour)  # E6: the Sun Stone's hunters need no mariner
+    counters = view.state.counters
+    # E6: the Sun Stone's hunters need no mariner (none without the record of the others done)
+    moved = reassigned(view, colour) if ASSIGNMENT_SETTLED in counters else None
     if moved:
         hunting = {card: [c for c in on if c not in moved] for card, on in hunting.items()}
-    outside = _outside(view, colour, hunting.items())
-    arrived, left = carried(view, colour) or ({}, 0)
+    outside = _outside(view, colour, hunting.items(), here.away)
+    arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
     if not outside and not arrived and not left:
         return ()
-    needed = _mariners(view, colour, outside)
+    needed = _mariners(view, colour, outside, here)
     by_sea = _carrying(view, arrived, left) if arrived or left else 0
     mariners = here.mariners
     if needed + by_sea <= mariners:
@@ -223,7 +246,8 @@ def _card(view: Greenland, place_id: str) -> str | None:
 def e2_colonists_arrive_by_mariner(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
-    target = _card(view, move.dst.place)
+    place = view.state.places.get(move.dst.place)  # _card, read here: every move
+    target = place.parent if place is not None else None
     if target is None or not view.is_new_world(target):
         return ()
     cube = moved_cube(view, move)
@@ -286,7 +310,8 @@ def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[st
 
 @BOOK.transition("E4", "a colony is abandoned whole, by mariner")
 def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    origin = _card(view, move.src.place)
+    place = view.state.places.get(move.src.place)  # _card, read here: every move
+    origin = place.parent if place is not None else None
     if origin is None or not view.is_new_world(origin):
         return ()
     target = _card(view, move.dst.place)
