@@ -215,6 +215,13 @@ class Hunting:
     variant: str
     cubes: list[str]
     abilities: list[tuple[str, str]]
+    # read once a hunt (the card and the culture stay): the culture's name, its Alpha, whether
+    # it raids (a tableau card, G1) or hunts in the New World (E2), the log line's label
+    who: str
+    alpha: str
+    raid: bool
+    new_world: bool
+    label: str
     parts: list[str] = field(default_factory=list)
     replacement: str | None = None  # G7: the card the others go on to hunt
 
@@ -223,12 +230,18 @@ class Hunting:
         cls, ctx: ProcedureContext, view: Greenland, card: str, colour: str, qualify: bool
     ) -> Hunting:
         name = huntable(view, card)
-        refuse_if_off(view, "E2", when=view.is_new_world(card))  # C2: no New World
+        new_world = view.is_new_world(card)
+        refuse_if_off(view, "E2", when=new_world)  # C2: no New World
         side = view.side(card) or ""
         cubes = view.hunters_on(card, colour)
         if not cubes:
             raise ProcedureError(f"{culture(colour)} has no hunters on {name}")
         alpha = f"alpha-{colour}"
+        if alpha in cubes and cubes[0] != alpha:
+            cubes.remove(alpha)
+            cubes.insert(0, alpha)  # the Alpha's die is the first, the others as they lie
+        raid = side == "tableau"
+        who = culture(colour)
         return cls(
             ctx,
             view,
@@ -238,31 +251,16 @@ class Hunting:
             name,
             view.row(card),
             side,
-            "raid" if side == "tableau" else (view.biome_type(card) or ""),
+            "raid" if raid else (view.biome_type(card) or ""),
             view.counter("variant", "standard") or "standard",
-            sorted(cubes, key=lambda c: c != alpha),  # the Alpha's die is the first
+            cubes,
             hunting_abilities(view, colour),
+            who,
+            alpha,
+            raid,
+            new_world,
+            f"{who} {'raids' if raid else 'hunts'} {name}",
         )
-
-    @property
-    def who(self) -> str:
-        return culture(self.colour)
-
-    @property
-    def alpha(self) -> str:
-        return f"alpha-{self.colour}"
-
-    @property
-    def raid(self) -> bool:
-        return self.side == "tableau"
-
-    @property
-    def new_world(self) -> bool:
-        return self.view.is_new_world(self.card)
-
-    @property
-    def label(self) -> str:
-        return f"{self.who} {'raids' if self.raid else 'hunts'} {self.name}"
 
     def note(self, text: str) -> None:
         self.parts.append(text)
