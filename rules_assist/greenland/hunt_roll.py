@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rules_assist.procedures import ProcedureContext, ProcedureError
@@ -62,22 +63,34 @@ def _source(view: Greenland, pid: str) -> str:
 
 def rerolls(abilities: Sequence[tuple[str, str]], kind: str) -> dict[int, str]:
     """Faces that may be re-rolled on a hunt of this kind (G2), with the card that allows it."""
+    return dict(_rerolls_of(tuple(abilities), kind))
+
+
+@lru_cache(maxsize=1024)
+def _rerolls_of(abilities: tuple[tuple[str, str], ...], kind: str) -> tuple[tuple[int, str], ...]:
     faces: dict[int, str] = {}
     for ability, source in abilities:
         match = _REROLL.match(ability)
         if match and match.group(2) in (kind, "any"):
             faces.setdefault(int(match.group(1)), source)
-    return faces
+    return tuple(faces.items())
 
 
 def modifications(abilities: Sequence[tuple[str, str]], kind: str) -> dict[int, tuple[int, str]]:
     """Faces that become another face on a hunt of this kind (G3): face -> (new face, source)."""
+    return dict(_modifications_of(tuple(abilities), kind))
+
+
+@lru_cache(maxsize=1024)
+def _modifications_of(
+    abilities: tuple[tuple[str, str], ...], kind: str
+) -> tuple[tuple[int, tuple[int, str]], ...]:
     faces: dict[int, tuple[int, str]] = {}
     for ability, source in abilities:
         match = _MODIFY.match(ability)
         if match and match.group(3) in (kind, "any"):
             faces.setdefault(int(match.group(1)), (int(match.group(2)), source))
-    return faces
+    return tuple(faces.items())
 
 
 @dataclass
