@@ -193,8 +193,8 @@ class HuntRoll:
 
 def alike(dice: Sequence[Die]) -> int:
     """The most dice showing the same face (G5: doubles, triples, quadruples of any value)."""
-    counts = Counter([d.face for d in dice])
-    return max(counts.values(), default=0)
+    faces = [d.face for d in dice]
+    return max(map(faces.count, set(faces)), default=0)
 
 
 def culture(colour: str | None) -> str:
@@ -307,10 +307,12 @@ def judge(h: Hunting, dice: Sequence[Die]) -> Outcome:
         return Outcome(hits, hits > 0 and len(deaths) < len(dice), deaths, False, False)
     hits = len([d for d in dice if d.face in HIT_FACES.get(h.side, (1,))])
     success = hits >= (h.row.get("dice") or 0)
-    same = alike(dice)
     trophy = h.row.get("trophy")
     hand_dice = h.row.get("hand_dice") or "success"
-    hand = bool(h.row.get("hand")) and (
+    wants_hand = bool(h.row.get("hand"))
+    # the dice alike are counted only for a card that asks for them (G5, G6)
+    same = alike(dice) if trophy or (wants_hand and hand_dice != "success") else 0
+    hand = wants_hand and (
         success if hand_dice == "success" else same >= OF_A_KIND.get(hand_dice, 99)
     )
     return Outcome(hits, success, deaths, bool(trophy) and same >= OF_A_KIND.get(trophy, 99), hand)
