@@ -86,23 +86,26 @@ def play(
     driver = Driver(game, table)
     first = next(iter(bots.values()))
     failed: set[tuple[str, str, str | None]] = set()
-    clock = None
+    clock = None  # the table's version the failed actions were tried on
     for taken in range(max_actions):
         player, actions = driver.turn()
         if player == TERMINAL or (until is not None and until()):
             return taken
         seat = None if player == CHANCE else player
-        if table.state.version != clock:
-            clock, failed = table.state.version, set()
         if failed:
-            actions = [a for a in actions if _key(a) not in failed]
+            if table.state.version != clock:
+                failed = set()  # the table has changed: every action may be tried again
+            else:
+                actions = [a for a in actions if _key(a) not in failed]
         if not actions:
             raise SimulationError(
                 f"{game.id}: nobody can move ({'; '.join(driver.status().lines) or player})"
             )
         bot = bots.get(seat or "", first)
         action = bot.act(driver, seat, actions)
+        version = table.state.version
         if not _take(driver, bots, bot, seat, action):
+            clock = version
             failed.add(_key(action))
         if after_action is not None:
             after_action()

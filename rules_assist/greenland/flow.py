@@ -248,7 +248,8 @@ def hunt_actions(view: Greenland) -> list[Action]:
 
 def _hunts(view: Greenland, first: str | None) -> tuple[Action, ...]:
     """The hunts offered, the rows' cards then the tableaus', as they lie. A card's hunt is
-    made again only when the hunters on it change (kept while no card comes, goes or turns)."""
+    made again only when the hunters on it change (kept while no card comes, goes or turns); a
+    card whose area holds only hunters is counted again only when its pieces change."""
     state = view.state
     places, pieces = state.places, state.pieces
     made = state.layout_memo()
@@ -259,21 +260,47 @@ def _hunts(view: Greenland, first: str | None) -> tuple[Action, ...]:
             area = places.get(pid)
             if area is None or not area.contents:
                 continue
-            hunters: dict[str, int] = {}  # culture: its cubes in the hunting area
-            for cube in area.contents:
-                piece = pieces[cube]
-                if piece.spot == "hunters":
-                    hunters[piece.owner] = hunters.get(piece.owner, 0) + 1
-            if not hunters:
-                continue
-            if tableau and _defended_only(view, pid, hunters):
-                continue  # only its defenders there: nobody raids it (G1)
             key = ("greenland.flow.hunt", pid, first)
             kept = made.get(key)
-            if kept is None or kept[0] != hunters:
-                kept = made[key] = (hunters, _hunt(view, pid, first, hunters))
+            if area.spots == HUNTING_AREA:
+                # every piece there is a hunter: the same pieces (whose owners stay while the
+                # layout does) are the same hunters
+                cubes = tuple(area.contents)
+                if kept is None or kept[2] != cubes:
+                    hunters = _owners(pieces, cubes)
+                    hunt = (
+                        _hunt(view, pid, first, hunters)
+                        if kept is None or kept[0] != hunters
+                        else kept[1]
+                    )
+                    kept = made[key] = (hunters, hunt, cubes)
+                hunters = kept[0]
+            else:
+                hunters = {}  # culture: its cubes in the hunting area
+                for cube in area.contents:
+                    piece = pieces[cube]
+                    if piece.spot == "hunters":
+                        hunters[piece.owner] = hunters.get(piece.owner, 0) + 1
+                if not hunters:
+                    continue
+                if kept is None or kept[0] != hunters:
+                    kept = made[key] = (hunters, _hunt(view, pid, first, hunters), None)
+            if tableau and _defended_only(view, pid, hunters):
+                continue  # only its defenders there: nobody raids it (G1)
             found.append(kept[1])
     return tuple(found)
+
+
+HUNTING_AREA = ("hunters",)  # the spots of a card with a hunting area only (no exogamy box)
+
+
+def _owners(pieces: Any, cubes: tuple[str, ...]) -> dict[str, int]:
+    """Culture: its cubes among ``cubes``."""
+    hunters: dict[str, int] = {}
+    for cube in cubes:
+        owner = pieces[cube].owner
+        hunters[owner] = hunters.get(owner, 0) + 1
+    return hunters
 
 
 def _defended_only(view: Greenland, card: str, hunters: dict[str, int]) -> bool:

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rules_assist.procedures import ProcedureContext, ProcedureError
@@ -62,22 +63,34 @@ def _source(view: Greenland, pid: str) -> str:
 
 def rerolls(abilities: Sequence[tuple[str, str]], kind: str) -> dict[int, str]:
     """Faces that may be re-rolled on a hunt of this kind (G2), with the card that allows it."""
+    return dict(_rerolls_of(tuple(abilities), kind))
+
+
+@lru_cache(maxsize=1024)
+def _rerolls_of(abilities: tuple[tuple[str, str], ...], kind: str) -> tuple[tuple[int, str], ...]:
     faces: dict[int, str] = {}
     for ability, source in abilities:
         match = _REROLL.match(ability)
         if match and match.group(2) in (kind, "any"):
             faces.setdefault(int(match.group(1)), source)
-    return faces
+    return tuple(faces.items())
 
 
 def modifications(abilities: Sequence[tuple[str, str]], kind: str) -> dict[int, tuple[int, str]]:
     """Faces that become another face on a hunt of this kind (G3): face -> (new face, source)."""
+    return dict(_modifications_of(tuple(abilities), kind))
+
+
+@lru_cache(maxsize=1024)
+def _modifications_of(
+    abilities: tuple[tuple[str, str], ...], kind: str
+) -> tuple[tuple[int, tuple[int, str]], ...]:
     faces: dict[int, tuple[int, str]] = {}
     for ability, source in abilities:
         match = _MODIFY.match(ability)
         if match and match.group(3) in (kind, "any"):
             faces.setdefault(int(match.group(1)), (int(match.group(2)), source))
-    return faces
+    return tuple(faces.items())
 
 
 @dataclass
@@ -180,8 +193,8 @@ class HuntRoll:
 
 def alike(dice: Sequence[Die]) -> int:
     """The most dice showing the same face (G5: doubles, triples, quadruples of any value)."""
-    counts = Counter([d.face for d in dice])
-    return max(counts.values(), default=0)
+    faces = [d.face for d in dice]
+    return max(map(faces.count, set(faces)), default=0)
 
 
 def culture(colour: str | None) -> str:
@@ -215,6 +228,13 @@ class Hunting:
     variant: str
     cubes: list[str]
     abilities: list[tuple[str, str]]
+    # read once a hunt (the card and the culture stay): the culture's name, its Alpha, whether
+    # it raids (a tableau card, G1) or hunts in the New World (E2), the log line's label
+    who: str
+    alpha: str
+    raid: bool
+    new_world: bool
+    label: str
     parts: list[str] = field(default_factory=list)
     replacement: str | None = None  # G7: the card the others go on to hunt
 
@@ -223,12 +243,18 @@ class Hunting:
         cls, ctx: ProcedureContext, view: Greenland, card: str, colour: str, qualify: bool
     ) -> Hunting:
         name = huntable(view, card)
-        refuse_if_off(view, "E2", when=view.is_new_world(card))  # C2: no New World
+        new_world = view.is_new_world(card)
+        refuse_if_off(view, "E2", when=new_world)  # C2: no New World
         side = view.side(card) or ""
         cubes = view.hunters_on(card, colour)
         if not cubes:
             raise ProcedureError(f"{culture(colour)} has no hunters on {name}")
         alpha = f"alpha-{colour}"
+        if alpha in cubes and cubes[0] != alpha:
+            cubes.remove(alpha)
+            cubes.insert(0, alpha)  # the Alpha's die is the first, the others as they lie
+        raid = side == "tableau"
+        who = culture(colour)
         return cls(
             ctx,
             view,
@@ -238,31 +264,16 @@ class Hunting:
             name,
             view.row(card),
             side,
-            "raid" if side == "tableau" else (view.biome_type(card) or ""),
+            "raid" if raid else (view.biome_type(card) or ""),
             view.counter("variant", "standard") or "standard",
-            sorted(cubes, key=lambda c: c != alpha),  # the Alpha's die is the first
+            cubes,
             hunting_abilities(view, colour),
+            who,
+            alpha,
+            raid,
+            new_world,
+            f"{who} {'raids' if raid else 'hunts'} {name}",
         )
-
-    @property
-    def who(self) -> str:
-        return culture(self.colour)
-
-    @property
-    def alpha(self) -> str:
-        return f"alpha-{self.colour}"
-
-    @property
-    def raid(self) -> bool:
-        return self.side == "tableau"
-
-    @property
-    def new_world(self) -> bool:
-        return self.view.is_new_world(self.card)
-
-    @property
-    def label(self) -> str:
-        return f"{self.who} {'raids' if self.raid else 'hunts'} {self.name}"
 
     def note(self, text: str) -> None:
         self.parts.append(text)
@@ -296,10 +307,12 @@ def judge(h: Hunting, dice: Sequence[Die]) -> Outcome:
         return Outcome(hits, hits > 0 and len(deaths) < len(dice), deaths, False, False)
     hits = len([d for d in dice if d.face in HIT_FACES.get(h.side, (1,))])
     success = hits >= (h.row.get("dice") or 0)
-    same = alike(dice)
     trophy = h.row.get("trophy")
     hand_dice = h.row.get("hand_dice") or "success"
-    hand = bool(h.row.get("hand")) and (
+    wants_hand = bool(h.row.get("hand"))
+    # the dice alike are counted only for a card that asks for them (G5, G6)
+    same = alike(dice) if trophy or (wants_hand and hand_dice != "success") else 0
+    hand = wants_hand and (
         success if hand_dice == "success" else same >= OF_A_KIND.get(hand_dice, 99)
     )
     return Outcome(hits, success, deaths, bool(trophy) and same >= OF_A_KIND.get(trophy, 99), hand)

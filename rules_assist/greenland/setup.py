@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core import Compound, actions
+from tabletop.core.commands import touched_by
 from tabletop.modules import SetupContext, SetupError
 
 from .batch import Batch
@@ -74,22 +75,121 @@ def setup(ctx: SetupContext) -> None:
 
 # The cards' and pieces' entries depend only on the module, the cards removed (C2), the seats and
 # the Norse animal, never on the seed: each is built once a process and logged again as it was.
-_BUILT: dict[tuple[Any, ...], tuple[Any, Compound | None]] = {}
+_BUILT: dict[tuple[Any, ...], tuple[Any, Compound | None, _Laid | None]] = {}
 _BUILT_KEPT = 64
 
 
 def _once(ctx: SetupContext, key: tuple[Any, ...], lay_out: Callable[[], Compound | None]) -> None:
     """Lay out a setup entry that the seed does not change: built the first time, then the
-    entry built then goes in again (the table it lands on is laid out the same way)."""
+    entry built then goes in again (the table it lands on is laid out the same way): the pieces
+    and places it made or changed are copied as they were left then, and the entry is logged
+    as applied; where the table it lands on is not as it was then, the entry is applied."""
     full = (id(ctx.module), *key)
     kept = _BUILT.get(full)
     if kept is not None and kept[0] is ctx.module:
-        if kept[1] is not None:
-            ctx.submit(kept[1])
+        entry, laid = kept[1], kept[2]
+        if entry is not None:
+            if laid is not None and laid.fits(ctx.state):
+                laid.lay(ctx.state)
+                ctx.submit(entry, applied=True)
+            else:
+                ctx.submit(entry)
         return
     if len(_BUILT) >= _BUILT_KEPT:
         _BUILT.clear()
-    _BUILT[full] = (ctx.module, lay_out())
+    before = _Before(ctx.state)
+    entry = lay_out()
+    laid = _Laid.of(ctx.state, entry, before) if entry is not None else None
+    _BUILT[full] = (ctx.module, entry, laid)
+
+
+class _Before:
+    """The table as a setup entry found it: each place's contents, where each piece lies, and
+    the table's clocks (TableState.version, positions, layout)."""
+
+    def __init__(self, state: Any) -> None:
+        self.contents = {pid: _held(place) for pid, place in state.places.items()}
+        self.lying = {pid: _lying(piece) for pid, piece in state.pieces.items()}
+        self.clocks = (state.version, state.positions, state.layout)
+
+
+def _held(place: Any) -> tuple[Any, ...]:
+    """What a place holds and how it is marked."""
+    return (tuple(place.contents), dict(place.props))
+
+
+def _lying(piece: Any) -> tuple[Any, ...]:
+    """Where a piece lies and how (its side, turn, value, owner and properties)."""
+    return (
+        piece.place,
+        piece.spot,
+        piece.x,
+        piece.y,
+        piece.face_up,
+        piece.rotation,
+        piece.value,
+        piece.owner,
+        dict(piece.props),
+    )
+
+
+class _Laid:
+    """What a setup entry made or changed (``touched_by``), as it left them, with the table it
+    found there: copied onto a table laid out the same way, it leaves the table the entry
+    would (the same pieces and places, in the same order, and the clocks moved on as far)."""
+
+    def __init__(
+        self,
+        found: tuple[dict[str, Any], dict[str, Any]],
+        pieces: tuple[tuple[str, Any], ...],
+        places: tuple[tuple[str, Any], ...],
+        clocks: tuple[int, int, int],
+    ) -> None:
+        self.found = found
+        self.pieces = pieces
+        self.places = places
+        self.clocks = clocks
+
+    @classmethod
+    def of(cls, state: Any, entry: Compound, before: _Before) -> _Laid | None:
+        touched = touched_by(entry)
+        if touched.counters or not (
+            touched.pieces <= state.pieces.keys() and touched.places <= state.places.keys()
+        ):
+            return None  # counters set, or something taken away: applied every time
+        found = (
+            {pid: before.contents.get(pid) for pid in touched.places},
+            {pid: before.lying.get(pid) for pid in touched.pieces},
+        )
+        pieces = tuple((pid, p.copy()) for pid, p in state.pieces.items() if pid in touched.pieces)
+        places = tuple((pid, p.copy()) for pid, p in state.places.items() if pid in touched.places)
+        now = (state.version, state.positions, state.layout)
+        clocks = (now[0] - before.clocks[0], now[1] - before.clocks[1], now[2] - before.clocks[2])
+        return cls(found, pieces, places, clocks)
+
+    def fits(self, state: Any) -> bool:
+        """The table holds what the entry found the first time, where it found it."""
+        places, pieces = state.places, state.pieces
+        for pid, contents in self.found[0].items():
+            place = places.get(pid)
+            if (None if place is None else _held(place)) != contents:
+                return False
+        for pid, lying in self.found[1].items():
+            piece = pieces.get(pid)
+            if (None if piece is None else _lying(piece)) != lying:
+                return False
+        return True
+
+    def lay(self, state: Any) -> None:
+        """The entry's pieces and places as it left them (new ones after the others, in the order
+        it made them), each a copy of its own."""
+        for pid, piece in self.pieces:
+            state.pieces[pid] = piece.copy()
+        for pid, place in self.places:
+            state.places[pid] = place.copy()
+        state.version += self.clocks[0]
+        state.positions += self.clocks[1]
+        state.layout += self.clocks[2]
 
 
 _PLACEHOLDERS: dict[str, int] = {}  # by the deck file's sha256: counted once a deck

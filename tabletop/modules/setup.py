@@ -100,6 +100,12 @@ def _variant_count(module: Module, variant: str, wanted: int | None, n: int) -> 
         raise SetupError(f"{module.name} ({name}) seats {wanted} players, not {n}{hint}")
 
 
+# The table's layout by module and seats (``SetupContext.open_places``): the module, the entry
+# logged, copies of the places it opened, how far it moved the table's clocks.
+_OPENED: dict[tuple[Any, ...], tuple[Module, Compound, tuple[Any, ...], tuple[int, int, int]]] = {}
+_OPENED_KEPT = 64
+
+
 class SetupContext:
     """What a setup function works with: the module, the seats, the variant and the table."""
 
@@ -129,12 +135,39 @@ class SetupContext:
         self.table.submit(command, "setup", undoable=False, applied=applied)
 
     def open_places(self) -> None:
-        """Lay out the table: every place of the manifest, one per seat where asked."""
+        """Lay out the table: every place of the manifest, one per seat where asked. The entry
+        depends only on the module and the seats: a process builds it once for them, and a
+        later empty table gets copies of the places it opened then, the same entry logged."""
+        state = self.state
+        empty = not state.places and not state.pieces
+        key = (id(self.module), tuple(self.seats))
+        kept = _OPENED.get(key)
+        if empty and kept is not None and kept[0] is self.module:
+            _module, entry, places, clocks = kept
+            for place in places:
+                state.places[place.id] = place.copy()
+            state.version += clocks[0]
+            state.positions += clocks[1]
+            state.layout += clocks[2]
+            self.submit(entry, applied=True)
+            return
         steps: list[Command] = []
         for place in self.module.places:
             for seat in self.seats if place.per_seat else [None]:
                 steps.append(AddPlace(place.spec_for(seat)))
-        self.submit(Compound("lay out the table", tuple(steps)))
+        entry = Compound("lay out the table", tuple(steps))
+        before = (state.version, state.positions, state.layout)
+        self.submit(entry)
+        if empty:
+            if len(_OPENED) >= _OPENED_KEPT:
+                _OPENED.clear()
+            clocks = (
+                state.version - before[0],
+                state.positions - before[1],
+                state.layout - before[2],
+            )
+            places = tuple(place.copy() for place in state.places.values())
+            _OPENED[key] = (self.module, entry, places, clocks)
 
     def piece_commands(
         self,

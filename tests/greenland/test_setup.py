@@ -161,6 +161,26 @@ def test_same_seed_same_table(greenland) -> None:
     assert new_game(greenland, seed=9).state.digest() != new_game(greenland, seed=10).state.digest()
 
 
+def test_c5_c7_a_game_set_up_again_is_a_table_of_its_own(greenland) -> None:
+    """The cards, cubes, disks and dice put out and the starting cubes and disks (C5 to C7) do
+    not depend on the seed and are built once a process: a game set up again is the same table
+    as one set up before, untouched by what was done in that one, and its log replays to it."""
+    from tabletop.core import actions
+
+    first = new_game(greenland, seed=4)
+    fresh = first.state.digest()
+    state = first.state
+    first.table.submit(actions.move(state, "cube-red-1", "elder-red", spot="rank3"), "red")
+    first.table.submit(actions.set_property(state, "kirima", "raided", {"turn": 1}), "red")
+    again = new_game(greenland, seed=4)
+    assert again.state.digest() == fresh != first.state.digest()
+    assert again.state.pieces["cube-red-1"].place == "hunters_red"
+    assert "raided" not in again.state.pieces["kirima"].props
+    assert again.table.state_at(again.table.seq).digest() == fresh
+    first.table.submit(actions.move(state, "cube-red-2", "elder-red", spot="rank3"), "red")
+    assert again.state.digest() == fresh
+
+
 def test_header_records_the_deck_revision(greenland, tmp_path) -> None:
     game = new_game(greenland, seed=1, path=tmp_path / "g.jsonl")
     game.close()
