@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
@@ -97,6 +98,11 @@ class StreamThread(QThread):
         self.wait()
 
 
+def _stop_reading(thread: StreamThread, *_: object) -> None:
+    """Stop a session's reader and join its thread (the session is being destroyed)."""
+    thread.stop()
+
+
 class OnlineSession(TableSession):
     """A seat's (or a spectator's) window on a live game: requests instead of commands."""
 
@@ -124,6 +130,11 @@ class OnlineSession(TableSession):
         self.reader_thread = StreamThread(self.reader, self)
         self.reader_thread.batch.connect(self._take)
         self.reader_thread.connection.connect(self._connection)
+        # A session let go without close() (an error between opening and showing it, a test
+        # dropping it) would take its running thread down with it, which ends the program:
+        # Qt deletes a QObject's children after saying it is destroyed, so stop and join the
+        # thread then. The slot holds the thread and the reader, not the session.
+        self.destroyed.connect(partial(_stop_reading, self.reader_thread))
         self.reader_thread.start()
         # what joining read already (a question waiting for the seat, what the game waits
         # for), once the window showing this session has connected to it

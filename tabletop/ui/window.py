@@ -1086,11 +1086,13 @@ class MainWindow(QMainWindow):
     def _close_game(self) -> None:
         self._stop_clock()
         if self.session is not None:
-            self.session.game.close()
-            if self.session.remote:
-                self.session.close()  # the live game goes on without this window
-            else:
-                self.settings.remove("session/open")
+            try:
+                self.session.game.close()
+            finally:
+                if self.session.remote:
+                    self.session.close()  # the live game goes on without this window
+                else:
+                    self.settings.remove("session/open")
         if self.scene is not None:
             self.scene.blockSignals(True)  # no selection signals from items being deleted
             self.scene.clear()  # items go before the scene, in Qt's order, not the collector's

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
@@ -303,3 +304,16 @@ def test_b2_the_screen_of_a_live_game_stays_its_seats(live: Live) -> None:
     live.window.pass_screen("green")
     assert live.session.viewer == "red" and "live game" in live.table.status()
     assert not live.window.curtain.isVisible()
+
+
+def test_a_session_let_go_without_close_stops_its_reader_first(live: Live) -> None:
+    """A live session destroyed without close() (left open when the program ends, its objects
+    torn down in no set order) stops and joins its reader's thread as it goes: a running
+    QThread destroyed with its parent ends the whole program with a fatal error."""
+    client = joined(str(live.addresses["red"]))
+    session = OnlineSession(client, module_for(Game(client.table, client.header)))
+    reader = session.reader
+    assert session.reader_thread.isRunning()
+    shiboken6.delete(session)  # what tearing the objects down at the end does to it
+    assert reader.stopping  # stopped and joined before its thread went, not left reading
+    client.close()
