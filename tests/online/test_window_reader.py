@@ -84,6 +84,16 @@ def lost(live: Live) -> bool:
     return "CONNECTION LOST" in live.window.windowTitle()
 
 
+def answered(client: BotClient) -> bool:
+    """The client's last request has its outcome on the stream (entries or a refusal)."""
+    client.poll(0)
+    return (
+        client.sent is None
+        or client.seq != client.sent_at
+        or any(rid == client.sent for rid, _text in client.errors)
+    )
+
+
 def same_as_referee(live: Live) -> None:
     """Red's table in the window is red's view of the referee's table, each entry once."""
     full = live.referee.table
@@ -200,6 +210,10 @@ def test_entries_of_a_bot_playing_in_its_own_thread_reach_the_window_by_its_even
     player.start()
     try:
         qtbot.waitUntil(lambda: green_moved(live.session.table), timeout=WAIT_MS)
+        player.join(60)
+        # the bot's last step may have sent another request after the entry it waited for:
+        # the referee's table is compared below only once that request is answered
+        qtbot.waitUntil(lambda: answered(green), timeout=WAIT_MS)
     finally:
         player.join(60)
         green.close()
