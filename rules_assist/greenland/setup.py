@@ -152,6 +152,8 @@ class _Laid:
 
     @classmethod
     def of(cls, state: Any, entry: Compound, before: _Before) -> _Laid | None:
+        """What ``entry`` laid on ``state`` (taken just after it), to lay again by copying;
+        None for an entry that cannot be laid that way, which is then applied every time."""
         touched = touched_by(entry)
         if touched.counters or not (
             touched.pieces <= state.pieces.keys() and touched.places <= state.places.keys()

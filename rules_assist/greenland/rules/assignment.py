@@ -190,16 +190,22 @@ def assignment_start(view: Greenland, turn: int) -> dict[str, Any]:
     }
 
 
-def _assignment_start(view: Greenland) -> dict[str, Any] | None:
-    """E4: the record ``START`` in this turn's assignment phase; None outside it or without
-    the record."""
+def _this_assignment(view: Greenland, key: str) -> dict[str, Any] | None:
+    """The record under counter ``key`` made in this turn's assignment phase; None outside
+    the phase, without the record, or for a record of another turn."""
     counters = view.state.counters
     if counters.get("phase") != "assignment":
         return None
-    start = counters.get(START)
-    if not isinstance(start, dict) or start.get("turn") != counters.get("turn", 1):
+    record = counters.get(key)
+    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
         return None
-    return start
+    return record
+
+
+def _assignment_start(view: Greenland) -> dict[str, Any] | None:
+    """E4: the record ``START`` in this turn's assignment phase; None outside it or without
+    the record."""
+    return _this_assignment(view, START)
 
 
 @BOOK.invariant(
@@ -344,13 +350,7 @@ def reassigned(view: Greenland, colour: str) -> list[str]:
 def _settled(view: Greenland) -> dict[str, Any] | None:
     """E6: the record ``SETTLED`` in this turn's assignment phase; None outside it or before
     everyone else has assigned."""
-    counters = view.state.counters
-    if counters.get("phase") != "assignment":
-        return None
-    record = counters.get(SETTLED)
-    if not isinstance(record, dict) or record.get("turn") != counters.get("turn", 1):
-        return None
-    return record
+    return _this_assignment(view, SETTLED)
 
 
 def _reassigning(view: Greenland) -> bool:
