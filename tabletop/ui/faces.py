@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -54,6 +55,7 @@ from tabletop.visibility import is_anonymous
 
 from .card_layouts import CardViews, draw_face, draw_face_sketch
 from .card_parts import badge, placeholder_mark
+from .face_store import FaceStore, run_identity
 from .piece_art import (
     SANS,
     SERIF,
@@ -136,8 +138,14 @@ def bucket(scale: float) -> float:
 class FaceArt:
     """Draws pieces as their module describes them; caches rendered faces."""
 
-    def __init__(self, module: Module | None, seats: Sequence[Seat]) -> None:
+    def __init__(
+        self, module: Module | None, seats: Sequence[Seat], store: FaceStore | bool = True
+    ) -> None:
+        """``store``: where rendered faces are kept between runs (True: the user's cache
+        folder unless turned off, face_store.py; False: none)."""
         self.module = module
+        self.store = FaceStore.from_env() if store is True else store or None
+        self._icons_identity: str | None = None
         self._sketch = False  # set while a far-zoom pixmap is drawn
         self.seats = {s.id: s for s in (module.seats if module else ())}
         self.seats.update({s.id: s for s in seats})
@@ -322,9 +330,28 @@ class FaceArt:
         if hit is not None:
             self._cache.move_to_end(cache_key)
             return hit
-        pm = QPixmap(
-            max(1, math.ceil(s.width() * b - 1e-6)), max(1, math.ceil(s.height() * b - 1e-6))
-        )
+        width = max(1, math.ceil(s.width() * b - 1e-6))
+        height = max(1, math.ceil(s.height() * b - 1e-6))
+        stored = self._stored_key(piece, visible, b, width, height) if self.store else None
+        image = self.store.load(stored) if stored is not None and self.store else None
+        if image is not None and image.width() == width and image.height() == height:
+            pm = QPixmap.fromImage(image)
+        else:
+            pm = self._render(piece, visible, s, b, width, height)
+            if stored is not None and self.store:
+                self.store.save(stored, pm.toImage())
+        pm.setDevicePixelRatio(b)
+        self._cache[cache_key] = pm
+        self._cached_bytes += pm.width() * pm.height() * 4
+        while self._cached_bytes > self.cache_bytes and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cached_bytes -= old.width() * old.height() * 4
+        return pm
+
+    def _render(
+        self, piece: Piece, visible: bool, s: QSizeF, b: float, width: int, height: int
+    ) -> QPixmap:
+        pm = QPixmap(width, height)
         pm.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pm)
         painter.scale(b, b)
@@ -334,18 +361,60 @@ class FaceArt:
         finally:
             self._sketch = False
             painter.end()
-        pm.setDevicePixelRatio(b)
-        self._cache[cache_key] = pm
-        self._cached_bytes += pm.width() * pm.height() * 4
-        while self._cached_bytes > self.cache_bytes and len(self._cache) > 1:
-            _, old = self._cache.popitem(last=False)
-            self._cached_bytes -= old.width() * old.height() * 4
         return pm
+
+    def _stored_key(
+        self, piece: Piece, visible: bool, b: float, width: int, height: int
+    ) -> str | None:
+        """The text naming everything that decides a rendered face's pixels, for the store on
+        disk: the run's drawing code, Qt and fonts, the module's icons, the look (``key``), the
+        pixel size and bucket, the kind, and for a card face its data row and view as drawn.
+        None when some part has no stable text (it is then drawn every run)."""
+        kind = self._kind(piece)
+        parts: list[Any] = [
+            _identity(),
+            self._icon_files(),
+            self.key(piece, visible),
+            b,
+            width,
+            height,
+            kind,
+        ]
+        shape = self.shape_kind(piece)
+        if shape == "card" and visible:
+            deck_id = str(piece.props.get("deck", ""))
+            card_id = str(piece.props.get("card", piece.id))
+            row = self._row(deck_id, card_id)
+            view = self.views.view(deck_id, row)
+            parts += [card_id, row, view, self.strip(piece)]
+            if view is None:  # the template face: its roles, band colour and columns
+                deck = self.module.decks.get(deck_id) if self.module else None
+                parts += [self._template(piece), deck.columns if deck else None]
+        elif shape == "token":
+            parts.append(self.tokens.view(piece, visible))
+        text = repr(parts)
+        return None if " at 0x" in text else text
+
+    def _icon_files(self) -> str:
+        """The module's icon files as they are now (names, sizes, times changed)."""
+        if self._icons_identity is None:
+            found: list[tuple[str, int, int]] = []
+            if self.module is not None:
+                try:
+                    with os.scandir(Path(self.module.folder) / "icons") as entries:
+                        for entry in entries:
+                            info = entry.stat()
+                            found.append((entry.name, info.st_size, info.st_mtime_ns))
+                except OSError:
+                    pass
+            self._icons_identity = repr(sorted(found))
+        return self._icons_identity
 
     def clear_cache(self) -> None:
         """Forget every rendered face (e.g. after the module's files changed)."""
         self._cache.clear()
         self._cached_bytes = 0
+        self._icons_identity = None
 
     # ----- cards -----
 
@@ -657,6 +726,16 @@ class FaceArt:
             p.drawText(box.translated(0, 1.5 * k), int(flags), back)
             p.setPen(QColor("#f1e3bd"))
             p.drawText(box, int(flags), back)
+
+
+_IDENTITY: list[str] = []
+
+
+def _identity() -> str:
+    """The run's part of every stored face's key (face_store.run_identity), with this file."""
+    if not _IDENTITY:
+        _IDENTITY.append(run_identity([__file__]))
+    return _IDENTITY[0]
 
 
 # ----- the other shapes -----

@@ -1,0 +1,182 @@
+"""Rendered faces kept on disk between runs, so a window's first paint need not draw them again.
+
+A face's file is named by a digest of everything that decides its pixels (``FaceArt``
+gathers it: the card's data row and view as drawn, the piece's look, the pixel size and zoom
+bucket), together with what is the same for the whole run (``run_identity``): the source of the
+modules that draw faces, the Qt and PySide6 versions, the platform plugin and the fonts the
+face families resolve to. Any change to one of these names another file: a stale face is
+never shown; the old file is left to the pruning.
+
+Each file holds the raw pixels of one face after a short header (size, row length, pixel
+format, a CRC-32 of the pixels). A file that is short, damaged or of another format is not
+used: the face is drawn and its file written again. Writes are atomic (a temporary file
+renamed); they are not flushed to the disk first, since the checksum catches a file a power
+cut left half written. The folder is kept under ``LIMIT_BYTES``: past it, the oldest files go.
+
+The folder: ``$XDG_CACHE_HOME/tabletop/faces`` (``~/.cache`` when unset; the usual cache folder
+on Windows and macOS). ``TABLETOP_FACE_CACHE=off`` (or ``0``, ``no``, ``false``) turns the store
+off: every face is drawn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import PySide6
+from PySide6.QtCore import qVersion
+from PySide6.QtGui import QFontInfo, QGuiApplication, QImage
+
+from tabletop.persist.atomic import atomic_writer
+
+from . import card_layouts, card_parts, layout, piece_art, token_art, units
+
+FORMAT = b"TTFACE1\n"
+HEADER = struct.Struct(">IIIII")  # width, height, bytes per line, QImage format, CRC-32
+LIMIT_BYTES = 64 * 1024 * 1024
+PRUNE_TO = 0.75  # past the limit, the oldest files go until the folder is this share of it
+SWITCH = "TABLETOP_FACE_CACHE"
+SUFFIX = ".face"
+# the modules whose code decides a face's pixels (faces.py adds itself)
+DRAWING_MODULES = (card_layouts, card_parts, layout, piece_art, token_art, units)
+
+
+def cache_folder() -> Path | None:
+    """Where faces are kept; None when the store is turned off."""
+    if os.environ.get(SWITCH, "").strip().lower() in ("0", "off", "no", "false"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        if sys.platform == "win32":
+            base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        elif sys.platform == "darwin":
+            base = str(Path.home() / "Library" / "Caches")
+        else:
+            base = str(Path.home() / ".cache")
+    return Path(base) / "tabletop" / "faces"
+
+
+def source_digest(paths: list[str]) -> str:
+    """A digest of the files' bytes (the drawing code as it is on disk now)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in paths:
+        digest.update(path.encode("utf-8", "surrogateescape"))
+        try:
+            digest.update(Path(path).read_bytes())
+        except OSError:
+            digest.update(b"?")
+    return digest.hexdigest()
+
+
+def run_identity(extra_sources: list[str]) -> str:
+    """What every face of this run depends on besides its own data: the drawing code, Qt, the
+    platform plugin and the fonts the face families resolve to (regular and bold)."""
+    sources = [m.__file__ or "" for m in DRAWING_MODULES] + extra_sources
+    fonts = []
+    if QGuiApplication.instance() is not None:
+        for families in (piece_art.SERIF, piece_art.SANS):
+            for bold in (False, True):
+                info = QFontInfo(piece_art.font_of(families, bold=bold))
+                fonts.append((info.family(), info.styleName(), info.weight()))
+    return repr(
+        (
+            FORMAT,
+            source_digest(sources),
+            qVersion(),
+            PySide6.__version__,
+            QGuiApplication.platformName() if QGuiApplication.instance() is not None else "",
+            fonts,
+        )
+    )
+
+
+class FaceStore:
+    """Faces on disk, by key (a text naming everything that decides the pixels)."""
+
+    def __init__(self, folder: Path, limit_bytes: int = LIMIT_BYTES) -> None:
+        self.folder = folder
+        self.limit_bytes = limit_bytes
+        self._pruned = False
+
+    @classmethod
+    def from_env(cls) -> FaceStore | None:
+        """The user's store, or None when it is turned off."""
+        folder = cache_folder()
+        return cls(folder) if folder is not None else None
+
+    def path(self, key: str) -> Path:
+        name = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
+        return self.folder / f"{name}{SUFFIX}"
+
+    def load(self, key: str) -> QImage | None:
+        """The face stored under ``key``; None when there is none or its file is not whole."""
+        try:
+            data = self.path(key).read_bytes()
+        except OSError:
+            return None
+        start = len(FORMAT) + HEADER.size
+        if len(data) < start or not data.startswith(FORMAT):
+            return None
+        width, height, line, fmt, crc = HEADER.unpack_from(data, len(FORMAT))
+        pixels = data[start:]
+        if (
+            width == 0
+            or height == 0
+            or line < width
+            or len(pixels) != line * height
+            or zlib.crc32(pixels) != crc
+        ):
+            return None
+        try:
+            image = QImage(pixels, width, height, line, QImage.Format(fmt))
+        except (ValueError, TypeError):
+            return None
+        if image.isNull() or image.bytesPerLine() != line:
+            return None
+        return image.copy()  # its own pixels: ``data`` goes away
+
+    def save(self, key: str, image: QImage) -> None:
+        """Keep ``image`` under ``key``; a folder that cannot be written is passed over."""
+        if image.isNull():
+            return
+        pixels = bytes(image.constBits())[: image.bytesPerLine() * image.height()]
+        header = HEADER.pack(
+            image.width(),
+            image.height(),
+            image.bytesPerLine(),
+            image.format().value,
+            zlib.crc32(pixels),
+        )
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with atomic_writer(self.path(key), "wb", replace=True, sync=False) as handle:
+                handle.write(FORMAT + header + pixels)
+        except OSError:
+            return
+        if not self._pruned:  # once a run: the folder changes little within one
+            self._pruned = True
+            self.prune()
+
+    def prune(self) -> None:
+        """Past the limit, remove the oldest faces until the folder is back to PRUNE_TO of it."""
+        entries = []
+        with contextlib.suppress(OSError), os.scandir(self.folder) as found:
+            for entry in found:
+                if entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        info = entry.stat(follow_symlinks=False)
+                        entries.append((info.st_mtime, info.st_size, entry.path))
+        total = sum(size for _, size, _ in entries)
+        if total <= self.limit_bytes:
+            return
+        for _, size, path in sorted(entries):
+            if total <= self.limit_bytes * PRUNE_TO:
+                break
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                total -= size
