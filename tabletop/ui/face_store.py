@@ -25,6 +25,7 @@ import hashlib
 import os
 import struct
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import PySide6
 from PySide6.QtCore import qVersion
 from PySide6.QtGui import QFontInfo, QGuiApplication, QImage
 
-from tabletop.persist.atomic import atomic_writer
+from tabletop.persist.atomic import TEMP_MARK, atomic_writer
 
 from . import card_layouts, card_parts, layout, piece_art, token_art, units
 
@@ -42,6 +43,7 @@ LIMIT_BYTES = 64 * 1024 * 1024
 PRUNE_TO = 0.75  # past the limit, the oldest files go until the folder is this share of it
 SWITCH = "TABLETOP_FACE_CACHE"
 SUFFIX = ".face"
+LEFTOVER_AGE = 24 * 3600.0
 # the modules whose code decides a face's pixels (faces.py adds itself)
 DRAWING_MODULES = (card_layouts, card_parts, layout, piece_art, token_art, units)
 
@@ -163,14 +165,20 @@ class FaceStore:
             self.prune()
 
     def prune(self) -> None:
-        """Past the limit, remove the oldest faces until the folder is back to PRUNE_TO of it."""
+        """Past the limit, remove the oldest faces until the folder is back to PRUNE_TO of it;
+        remove what killed writes left behind (atomic.py's temporary files, a day old)."""
         entries = []
+        now = time.time()
         with contextlib.suppress(OSError), os.scandir(self.folder) as found:
             for entry in found:
-                if entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
-                    with contextlib.suppress(OSError):
-                        info = entry.stat(follow_symlinks=False)
+                if SUFFIX not in entry.name or not entry.is_file(follow_symlinks=False):
+                    continue
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if entry.name.endswith(SUFFIX):
                         entries.append((info.st_mtime, info.st_size, entry.path))
+                    elif TEMP_MARK in entry.name and now - info.st_mtime > LEFTOVER_AGE:
+                        os.unlink(entry.path)
         total = sum(size for _, size, _ in entries)
         if total <= self.limit_bytes:
             return

@@ -332,7 +332,9 @@ class FaceArt:
             return hit
         width = max(1, math.ceil(s.width() * b - 1e-6))
         height = max(1, math.ceil(s.height() * b - 1e-6))
-        stored = self._stored_key(piece, visible, b, width, height) if self.store else None
+        stored = (
+            self._stored_key(piece, visible, b, width, height, cache_key[0]) if self.store else None
+        )
         image = self.store.load(stored) if stored is not None and self.store else None
         if image is not None and image.width() == width and image.height() == height:
             pm = QPixmap.fromImage(image)
@@ -364,17 +366,24 @@ class FaceArt:
         return pm
 
     def _stored_key(
-        self, piece: Piece, visible: bool, b: float, width: int, height: int
+        self,
+        piece: Piece,
+        visible: bool,
+        b: float,
+        width: int,
+        height: int,
+        look: tuple | None = None,
     ) -> str | None:
         """The text naming everything that decides a rendered face's pixels, for the store on
         disk: the run's drawing code, Qt and fonts, the module's icons, the look (``key``), the
         pixel size and bucket, the kind, and for a card face its data row and view as drawn.
-        None when some part has no stable text (it is then drawn every run)."""
+        None when some part has no stable text (it is then drawn every run). ``look``: the
+        piece's ``key`` when the caller has it."""
         kind = self._kind(piece)
         parts: list[Any] = [
             _identity(),
             self._icon_files(),
-            self.key(piece, visible),
+            look if look is not None else self.key(piece, visible),
             b,
             width,
             height,

@@ -195,3 +195,17 @@ def test_the_window_picture_is_the_same_with_the_store_from_it_and_without(
     off = _screenshot(tmp_path / "off.png", dict(env, **{face_store.SWITCH: "off"}))
     assert not filled.isNull()
     assert filled == again == off
+
+
+def test_a_killed_writes_leftover_goes_with_the_pruning(app, tmp_path: Path) -> None:  # noqa: ANN001
+    folder = tmp_path / "faces"
+    folder.mkdir()
+    name = f"abc{face_store.SUFFIX}"
+    old = folder / f".{name}{face_store.TEMP_MARK}0123456789abcdef"
+    new = folder / f".{name}{face_store.TEMP_MARK}fedcba9876543210"
+    for leftover in (old, new):
+        leftover.write_bytes(b"half a face")
+    os.utime(old, (1, 1))
+    FaceStore(folder).prune()
+    assert not old.exists()
+    assert new.exists()  # perhaps a write still going on
