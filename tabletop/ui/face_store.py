@@ -11,7 +11,8 @@ Each file holds the raw pixels of one face after a short header (size, row lengt
 format, a CRC-32 of the pixels). A file that is short, damaged or of another format is not
 used: the face is drawn and its file written again. Writes are atomic (a temporary file
 renamed); they are not flushed to the disk first, since the checksum catches a file a power
-cut left half written. The folder is kept under ``LIMIT_BYTES``: past it, the oldest files go.
+cut left half written. A face larger than ``FACE_BYTES`` is not kept. The folder is kept
+under ``LIMIT_BYTES``: past it, the oldest files go.
 
 The folder: ``$XDG_CACHE_HOME/tabletop/faces`` (``~/.cache`` when unset; the usual cache folder
 on Windows and macOS). ``TABLETOP_FACE_CACHE=off`` (or ``0``, ``no``, ``false``) turns the store
@@ -39,7 +40,10 @@ from . import card_layouts, card_parts, layout, piece_art, token_art, units
 
 FORMAT = b"TTFACE1\n"
 HEADER = struct.Struct(">IIIII")  # width, height, bytes per line, QImage format, CRC-32
-LIMIT_BYTES = 64 * 1024 * 1024
+LIMIT_BYTES = 128 * 1024 * 1024
+# a face drawn larger (a card at four times the scene's scale and more, zoomed far in) is not
+# kept: it would take long to write, and a few of them would push the start's faces out
+FACE_BYTES = 3 * 512 * 1024
 PRUNE_TO = 0.75  # past the limit, the oldest files go until the folder is this share of it
 SWITCH = "TABLETOP_FACE_CACHE"
 SUFFIX = ".face"
@@ -144,7 +148,7 @@ class FaceStore:
 
     def save(self, key: str, image: QImage) -> None:
         """Keep ``image`` under ``key``; a folder that cannot be written is passed over."""
-        if image.isNull():
+        if image.isNull() or image.sizeInBytes() > FACE_BYTES:
             return
         pixels = bytes(image.constBits())[: image.bytesPerLine() * image.height()]
         header = HEADER.pack(

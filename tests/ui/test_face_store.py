@@ -209,3 +209,14 @@ def test_a_killed_writes_leftover_goes_with_the_pruning(app, tmp_path: Path) -> 
     FaceStore(folder).prune()
     assert not old.exists()
     assert new.exists()  # perhaps a write still going on
+
+
+def test_a_face_drawn_far_zoomed_in_is_not_kept(app, tmp_path: Path) -> None:  # noqa: ANN001
+    module = read_manifest(write_module(tmp_path / "greenland"))
+    folder = tmp_path / "faces"
+    piece = card(module.decks["greenland"].cards[0])
+    art = FaceArt(module, module.seats, store=FaceStore(folder))
+    assert art.pixmap(piece, True, 4.0).width() == 4 * 252
+    assert faces(folder) == []
+    art.pixmap(piece, True, 2.0)  # 504 x 704 pixels: kept
+    assert len(faces(folder)) == 1
