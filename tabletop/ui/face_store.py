@@ -129,7 +129,7 @@ class FaceStore:
         if len(data) < start or not data.startswith(FORMAT):
             return None
         width, height, line, fmt, crc = HEADER.unpack_from(data, len(FORMAT))
-        pixels = data[start:]
+        pixels = memoryview(data)[start:]
         if (
             width == 0
             or height == 0
