@@ -3,8 +3,10 @@
 Qt's own PNG writer takes some 70 ms for a 1600 x 1000 window at zlib's level 1, and still
 about 50 ms with no compression at all (its PNG library choosing a filter for each row). A
 grabbed window is large areas of flat colour, which deflate well without a filter: this writer
-takes 25 to 30 ms and its file is a little smaller. The pixels are the same; any PNG reader opens it (the format: the PNG
-specification, chunks IHDR, IDAT and IEND).
+takes 25 to 35 ms and its file is a little smaller. It hands the rows to zlib one by one from
+the image's memory: copying the pixels and joining them with the rows' filter bytes first took
+another 15 to 20 ms in a program just started (its memory new to it). The pixels are the same;
+any PNG reader opens it (the format: the PNG specification, chunks IHDR, IDAT and IEND).
 """
 
 from __future__ import annotations
@@ -39,12 +41,20 @@ def png_bytes(image: QImage) -> bytes:
     width, height = image.width(), image.height()
     row = width * (4 if alpha else 3)
     stride = image.bytesPerLine()
-    pixels = bytes(image.constBits())
-    raw = b"".join(b"\x00" + pixels[y * stride : y * stride + row] for y in range(height))
+    # each row, after its filter byte (0: none), goes to the compressor straight from the
+    # image's memory: no copy of the pixels, nor one of them with the filter bytes put in
+    pixels = memoryview(image.constBits())
+    deflate = zlib.compressobj(LEVEL)
+    parts = []
+    no_filter = b"\x00"
+    for y in range(height):
+        parts.append(deflate.compress(no_filter))
+        parts.append(deflate.compress(pixels[y * stride : y * stride + row]))
+    parts.append(deflate.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return (
         SIGNATURE
         + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", zlib.compress(raw, LEVEL))
+        + _chunk(b"IDAT", b"".join(parts))
         + _chunk(b"IEND", b"")
     )
