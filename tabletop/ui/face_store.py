@@ -2,10 +2,12 @@
 
 A face's file is named by a digest of everything that decides its pixels (``FaceArt``
 gathers it: the card's data row and view as drawn, the piece's look, the pixel size and zoom
-bucket), together with what is the same for the whole run (``run_identity``): the source of the
-modules that draw faces, the Qt and PySide6 versions, the platform plugin and the fonts the
-face families resolve to. Any change to one of these names another file: a stale face is
-never shown; the old file is left to the pruning.
+bucket), together with what is the same for the whole run (``run_identity``): the source of
+the modules that draw faces (and the program's version), the Qt and PySide6 versions, the
+platform plugin, the font families installed and those the faces' fonts resolve to. Any
+change to one of these names another file: a stale face is never shown; the old file is left
+to the pruning. (A font file replaced under the same family name is not seen: remove the
+folder then.)
 
 Each file holds the raw pixels of one face after a short header (size, row length, pixel
 format, a CRC-32 of the pixels). A file that is short, damaged or of another format is not
@@ -32,8 +34,9 @@ from pathlib import Path
 
 import PySide6
 from PySide6.QtCore import qVersion
-from PySide6.QtGui import QFontInfo, QGuiApplication, QImage
+from PySide6.QtGui import QFontDatabase, QFontInfo, QGuiApplication, QImage
 
+from tabletop import __version__
 from tabletop.persist.atomic import TEMP_MARK, atomic_writer
 
 from . import card_layouts, card_parts, layout, piece_art, token_art, units
@@ -80,11 +83,14 @@ def source_digest(paths: list[str]) -> str:
 
 
 def run_identity(extra_sources: list[str]) -> str:
-    """What every face of this run depends on besides its own data: the drawing code, Qt, the
-    platform plugin and the fonts the face families resolve to (regular and bold)."""
+    """What every face of this run depends on besides its own data: the program's version and
+    drawing code, Qt, the platform plugin, the font families installed and those the faces'
+    fonts resolve to (regular and bold)."""
     sources = [m.__file__ or "" for m in DRAWING_MODULES] + extra_sources
-    fonts = []
+    fonts: list[object] = []
     if QGuiApplication.instance() is not None:
+        # a family added or removed may change what a text falls back to
+        fonts.append(sorted(QFontDatabase.families()))
         for families in (piece_art.SERIF, piece_art.SANS):
             for bold in (False, True):
                 info = QFontInfo(piece_art.font_of(families, bold=bold))
@@ -92,6 +98,7 @@ def run_identity(extra_sources: list[str]) -> str:
     return repr(
         (
             FORMAT,
+            __version__,  # where the sources cannot be read (a frozen program), at least this
             source_digest(sources),
             qVersion(),
             PySide6.__version__,
