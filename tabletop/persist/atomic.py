@@ -213,7 +213,6 @@ def atomic_writer(
     *,
     replace: bool = False,
     sync_folder: bool = True,
-    sync: bool = True,
 ) -> Iterator[IO]:
     """A file to write ``path``'s new content to (text in UTF-8, or bytes with ``mode="wb"``);
     it becomes ``path`` in one rename when the block ends without an error, and nothing is
@@ -222,9 +221,7 @@ def atomic_writer(
     The content is on disk before the rename, so ``path`` is never seen empty or half
     written, even after a power cut. ``sync_folder=False`` leaves the rename itself to the
     system's next write-back (a power cut may then leave the file as it was before): for
-    bookkeeping rewritten at every move, no more durable than the game's log it goes with.
-    ``sync=False`` does not flush the content to the disk either (nor the folder): for a cache
-    whose reader checks each file and treats a damaged one as missing."""
+    bookkeeping rewritten at every move, no more durable than the game's log it goes with."""
     folder, target, fd, temp = _begin(path, replace)
     try:
         encoding = None if "b" in mode else "utf-8"
@@ -232,13 +229,12 @@ def atomic_writer(
         with os.fdopen(fd, mode, encoding=encoding, newline=newline) as handle:
             yield handle
             handle.flush()
-            if sync:
-                os.fsync(handle.fileno())
+            os.fsync(handle.fileno())
         _finish(temp, target, replace, os.fspath(path))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-    if sync_folder and sync:
+    if sync_folder:
         _sync_folder(folder)
 
 

@@ -11,10 +11,12 @@ folder then.)
 
 Each file holds the raw pixels of one face after a short header (size, row length, pixel
 format, a CRC-32 of the pixels). A file that is short, damaged or of another format is not
-used: the face is drawn and its file written again. Writes are atomic (a temporary file
-renamed); they are not flushed to the disk first, since the checksum catches a file a power
-cut left half written. A face larger than ``FACE_BYTES`` is not kept. The folder is kept
-under ``LIMIT_BYTES``: past it, the oldest files go.
+used: the face is drawn and its file written again. A file is written whole or not at all
+(a temporary file beside it, renamed), but not flushed to the disk first: the checksum catches
+a file a power cut left half written. (tabletop/persist/atomic.py's writer, for files that
+must last, also syncs and looks for leftovers at every write: some 1 ms a face.) A face larger
+than ``FACE_BYTES`` is not kept. The folder is kept under ``LIMIT_BYTES``: past it, the oldest
+files go, and the temporary files of killed writes.
 
 The folder: ``$XDG_CACHE_HOME/tabletop/faces`` (``~/.cache`` when unset; the usual cache folder
 on Windows and macOS). ``TABLETOP_FACE_CACHE=off`` (or ``0``, ``no``, ``false``) turns the store
@@ -28,6 +30,7 @@ import hashlib
 import os
 import struct
 import sys
+import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -37,7 +40,6 @@ from PySide6.QtCore import qVersion
 from PySide6.QtGui import QFontDatabase, QFontInfo, QGuiApplication, QImage
 
 from tabletop import __version__
-from tabletop.persist.atomic import TEMP_MARK, atomic_writer
 
 from . import card_layouts, card_parts, layout, piece_art, token_art, units
 
@@ -50,6 +52,7 @@ FACE_BYTES = 3 * 512 * 1024
 PRUNE_TO = 0.75  # past the limit, the oldest files go until the folder is this share of it
 SWITCH = "TABLETOP_FACE_CACHE"
 SUFFIX = ".face"
+TEMP_MARK = ".tmp-"  # a face being written: .<name>.face.tmp-<random>, renamed when whole
 LEFTOVER_AGE = 24 * 3600.0
 # the modules whose code decides a face's pixels (faces.py adds itself)
 DRAWING_MODULES = (card_layouts, card_parts, layout, piece_art, token_art, units)
@@ -115,6 +118,7 @@ class FaceStore:
         self.folder = folder
         self.limit_bytes = limit_bytes
         self._pruned = False
+        self._made = False  # the folder exists
 
     @classmethod
     def from_env(cls) -> FaceStore | None:
@@ -154,10 +158,11 @@ class FaceStore:
         return image.copy()  # its own pixels: ``data`` goes away
 
     def save(self, key: str, image: QImage) -> None:
-        """Keep ``image`` under ``key``; a folder that cannot be written is passed over."""
+        """Keep ``image`` under ``key``, whole or not at all; a folder that cannot be written
+        is passed over."""
         if image.isNull() or image.sizeInBytes() > FACE_BYTES:
             return
-        pixels = bytes(image.constBits())[: image.bytesPerLine() * image.height()]
+        pixels = memoryview(image.constBits())[: image.bytesPerLine() * image.height()]
         header = HEADER.pack(
             image.width(),
             image.height(),
@@ -165,11 +170,23 @@ class FaceStore:
             image.format().value,
             zlib.crc32(pixels),
         )
+        target = self.path(key)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with atomic_writer(self.path(key), "wb", replace=True, sync=False) as handle:
-                handle.write(FORMAT + header + pixels)
+            if not self._made:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._made = True
+            handle, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", dir=self.folder)
         except OSError:
+            self._made = False  # removed meanwhile: made again at the next face
+            return
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(FORMAT + header)
+                out.write(pixels)
+            os.replace(temp, target)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
             return
         if not self._pruned:  # once a run: the folder changes little within one
             self._pruned = True
@@ -177,7 +194,7 @@ class FaceStore:
 
     def prune(self) -> None:
         """Past the limit, remove the oldest faces until the folder is back to PRUNE_TO of it;
-        remove what killed writes left behind (atomic.py's temporary files, a day old)."""
+        remove what killed writes left behind (their temporary files, a day old)."""
         entries = []
         now = time.time()
         with contextlib.suppress(OSError), os.scandir(self.folder) as found:
