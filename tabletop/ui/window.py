@@ -966,14 +966,27 @@ class MainWindow(QMainWindow):
         return minutes if minutes > 0 else IDLE_MINUTES
 
     def _start_clock(self) -> None:
-        """Measure active play on this game: input to the application keeps it going."""
-        session = self.session
+        """Measure active play on this game: input to the application keeps it going.
 
-        self.activity = ActivityClock(
+        The clock listens once the event loop has handled what the window system had queued
+        (a zero timer's timeout): no input reaches the window before then. Listening while the
+        window is still being built and first painted would hand every event of that to
+        Python, and the first object of a class Qt keeps private that such an event names is
+        looked up among all of Qt's classes (making Python types for some eighty Qt enums).
+        A picture taken at once (``tabletop play --screenshot``) needs no clock at all."""
+        session = self.session
+        clock = ActivityClock(
             lambda data: session.record(Record("played", data), quiet=True),
             self.idle_minutes * 60,
         )
-        QApplication.instance().installEventFilter(self.activity)
+        self.activity = clock
+        listen = QTimer(clock, singleShot=True, interval=0)
+        listen.timeout.connect(lambda: self._listen(clock))
+        listen.start()
+
+    def _listen(self, clock: ActivityClock) -> None:
+        if self.activity is clock:  # not stopped (or replaced) before the loop came round
+            QApplication.instance().installEventFilter(clock)
 
     def _stop_clock(self) -> None:
         if self.activity is not None:
