@@ -607,7 +607,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return cmd_module_procedure(
                 argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
             )
-        parser = build_parser()
+        parser = build_parser(command if command in COMMANDS else None)
         args, extra = parser.parse_known_args(argv)
         command = args.command
         if extra and command != "new":  # only a new game takes its module's own options
