@@ -1,9 +1,12 @@
 """What ``tabletop play greenland --screenshot`` does before its window is first shown: the
 modules it leaves for later (each loads when what needs it is used) and the parts of the
-window built when first opened. Figures are never judged here (table: no section applies)."""
+Qt classes it never makes. Figures are never judged here (table: no section applies)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -11,6 +14,45 @@ import pytest
 from tabletop.persist import atomic
 
 from .test_bench_table import _start_up_imports
+
+# Run in a fresh process: which of Qt's classes the start path has made Python types of
+# (PySide6 makes a class, and its enums' Python types, when it is first asked for).
+_MADE = """
+import json, sys
+from tabletop.cli import main
+code = main(["play", "greenland", "--seed", "1", "--screenshot", sys.argv[1]])
+from PySide6 import QtCore, QtWidgets
+print(json.dumps({"code": code, "core": sorted(QtCore.__dict__), "widgets": sorted(QtWidgets.__dict__)}))
+"""
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
+    """The QtCore and QtWidgets classes the start path made (one run for this file)."""
+    work = tmp_path_factory.mktemp("made")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(work / "games"))
+    shot = work / "play.png"
+    done = subprocess.run(
+        [sys.executable, "-c", _MADE, str(shot)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["code"] == 0 and shot.stat().st_size > 0
+    return {"core": set(out["core"]), "widgets": set(out["widgets"])}
+
+
+def test_table_building_the_window_looks_up_no_object_among_all_of_qts_classes(
+    made: dict[str, set[str]],
+) -> None:
+    """No Python code sees the window's construction events (the activity clock listens once
+    the loop has turned), and the view's viewport is its own: nothing Qt made is looked up
+    among all of Qt's classes, which would make every one of them (and their enums)."""
+    assert not {"QSharedMemory", "QProcess", "QLibrary"} & made["core"]
+    assert not {"QTabWidget", "QWizard", "QMdiArea"} & made["widgets"]
 
 
 @pytest.fixture(scope="module")
