@@ -10,6 +10,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the file and message dialogs' classes are read from QtWidgets when a dialog opens
+# (the window's start uses none of them).
+from PySide6 import QtWidgets
 from PySide6.QtCore import (
     QByteArray,
     QPoint,
@@ -33,12 +37,9 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressDialog,
 )
 
@@ -172,7 +173,9 @@ class MainWindow(QMainWindow):
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
         self._context_pid: str | None = None
-        self.write_failure_box: QMessageBox | None = None  # shown when the game's file is full
+        self.write_failure_box: QtWidgets.QMessageBox | None = (
+            None  # shown when the game's file is full
+        )
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.placeholder = QLabel("Open a game or start a new one (File menu).")
@@ -648,7 +651,7 @@ class MainWindow(QMainWindow):
         default = str(
             self.settings.value("online/redis", "redis://referee:PASSWORD@127.0.0.1:6379")
         )
-        url, ok = QInputDialog.getText(
+        url, ok = QtWidgets.QInputDialog.getText(
             self,
             "Host online",
             "The Redis server, as its referee user: redis://referee:PASSWORD@HOST:PORT\n"
@@ -940,14 +943,14 @@ class MainWindow(QMainWindow):
         if self.session is None or self._note(note_id) is None:
             return False
         if self.ask:
-            answer = QMessageBox.question(
+            answer = QtWidgets.QMessageBox.question(
                 self,
                 "Remove note",
                 f"Remove note #{note_id}? The log keeps its history.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,  # Enter keeps the note
+                QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.No,  # Enter keeps the note
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
                 return False
         return self.session.annotate(Annotate("remove", note_id))
 
@@ -995,7 +998,7 @@ class MainWindow(QMainWindow):
             self.activity = None
 
     def idle_dialog(self) -> None:
-        minutes, ok = QInputDialog.getDouble(
+        minutes, ok = QtWidgets.QInputDialog.getDouble(
             self,
             "Idle after",
             "Minutes without input before the window counts a pause (not playing time):",
@@ -1139,7 +1142,7 @@ class MainWindow(QMainWindow):
             return
         per_rule = self.session.table.policy.per_rule
         current = "\n".join(f"{rule} {mode.value}" for rule, mode in per_rule.items())
-        text, ok = QInputDialog.getMultiLineText(
+        text, ok = QtWidgets.QInputDialog.getMultiLineText(
             self,
             "House rules",
             "One rule or section a line, then its mode (off, advisory or strict), e.g. 'E1 off'.\n"
@@ -1373,7 +1376,7 @@ class MainWindow(QMainWindow):
         if not self.ask:
             return
         reasons = "\n".join(f"• {f.rule}: {f.message}" for f in refusal.findings)
-        reason, ok = QInputDialog.getText(
+        reason, ok = QtWidgets.QInputDialog.getText(
             self,
             "Refused by the rules",
             f"{reasons}\n\nTo make this move anyway, give a reason (it is logged):",
@@ -1555,7 +1558,7 @@ class MainWindow(QMainWindow):
         seats = self.session.game.header.seats
         names = [s.name for s in seats]
         current = next((i for i, s in enumerate(seats) if s.id == self.session.viewer), -1)
-        name, ok = QInputDialog.getItem(
+        name, ok = QtWidgets.QInputDialog.getItem(
             self, "Pass the screen", "To whom?", names, (current + 1) % max(len(names), 1), False
         )
         if ok:
@@ -1626,7 +1629,7 @@ class MainWindow(QMainWindow):
         return game
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Open a game", str(games_folder()), "Game logs (*.jsonl);;All files (*)"
         )
         if path:
@@ -1655,7 +1658,7 @@ class MainWindow(QMainWindow):
     def save_as_dialog(self) -> None:
         if self.session is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self, "Save the game as", str(games_folder()), "Game logs (*.jsonl)"
         )
         if path:
@@ -1697,7 +1700,7 @@ class MainWindow(QMainWindow):
         default = str(new_game_path(self.session.game.header.module)).replace(
             ".jsonl", f"-branch{seq}.jsonl"
         )
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self, f"Branch from entry {seq}", default, "Game logs (*.jsonl)"
         )
         if path:
@@ -1762,12 +1765,12 @@ class MainWindow(QMainWindow):
         module_id = (
             self.session.module.id if self.session and self.session.module else default_module()
         )
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Import a deck revision", str(Path.home()), "CSV files (*.csv)"
         )
         if not path:
             return
-        name, ok = QInputDialog.getText(
+        name, ok = QtWidgets.QInputDialog.getText(
             self, "Import a deck revision", "The revision's name:", text=Path(path).stem
         )
         if ok and name.strip():
@@ -1872,12 +1875,12 @@ class MainWindow(QMainWindow):
         if not path or not os.path.exists(path):
             return False
         if self.ask:
-            answer = QMessageBox.question(
+            answer = QtWidgets.QMessageBox.question(
                 self,
                 "Resume?",
                 f"The last game did not close cleanly:\n{path}\n\nEvery move up to the crash is in its log. Resume it?",
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
                 self.settings.remove("session/open")
                 return False
         return self.open_path(path) is not None
@@ -1893,11 +1896,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{path}: cannot be written ({reason}); not done", 15000)
         if self.write_failure_box is not None:
             self.write_failure_box.close()
-        box = QMessageBox(
-            QMessageBox.Icon.Critical,
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Critical,
             "Cannot write the game",
             text,
-            QMessageBox.StandardButton.Ok,
+            QtWidgets.QMessageBox.StandardButton.Ok,
             self,
         )
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -1910,7 +1913,7 @@ class MainWindow(QMainWindow):
         message = printable(message)  # what a file holds: escaped, and cut if long
         self.statusBar().showMessage(message, 15000)
         if self.ask:
-            QMessageBox.critical(self, title, message)
+            QtWidgets.QMessageBox.critical(self, title, message)
 
     # ---- help ------------------------------------------------------------------
     def show_shortcuts(self) -> None:
@@ -1927,10 +1930,10 @@ class MainWindow(QMainWindow):
             "Wheel or pinch: zoom",
             "Double-click: flip",
         ]
-        QMessageBox.information(self, "Keyboard and mouse", "\n".join(lines))
+        QtWidgets.QMessageBox.information(self, "Keyboard and mouse", "\n".join(lines))
 
     def show_about(self) -> None:
-        QMessageBox.about(
+        QtWidgets.QMessageBox.about(
             self,
             "About tabletop",
             f"tabletop {__version__}\nA digital tabletop for playtesting rules-heavy board games.",
