@@ -13,10 +13,8 @@ from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_fair import add_new_options as add_fair_new_options
 from tabletop.cli_fair import add_parsers as add_fair_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
-from tabletop.cli_pbem import add_parsers as add_pbem_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
-from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 from tabletop.online.commands import add_parsers as add_online_parsers
 
 
@@ -193,9 +191,15 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 
     add_note_parsers(sub)
     add_export_parsers(sub)
-    add_pbem_parsers(sub)
+    if command in (None, "pbem"):  # play by email's code loads for its command only (cli.py)
+        from tabletop.cli_pbem import add_parsers as add_pbem_parsers
+
+        add_pbem_parsers(sub)
     add_record_parsers(sub)
-    add_sessions_parsers(sub)
+    if command in (None, "sessions"):  # as pbem's
+        from tabletop.cli_sessions import add_parsers as add_sessions_parsers
+
+        add_sessions_parsers(sub)
     add_report_parsers(sub)
     add_fair_parsers(sub)
     add_online_parsers(sub)

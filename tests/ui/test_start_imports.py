@@ -1,6 +1,7 @@
 """What ``tabletop play greenland --screenshot`` does before its window is first shown: the
-modules it leaves for later (each loads when what needs it is used) and the parts of the
-Qt classes it never makes. Figures are never judged here (table: no section applies)."""
+modules it leaves for later (each loads when what needs it is used) and the Qt classes it
+never makes (each made when what uses it opens). Figures are never judged here (table: no
+section applies)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,38 @@ def test_table_the_atomic_writer_finds_renameat2_without_a_library_search() -> N
 
 def test_table_start_up_runs_no_subprocess_code(start_up: set[str]) -> None:
     assert "subprocess" not in start_up and "ctypes.util" not in start_up
+
+
+def test_table_start_up_loads_no_pbem_sessions_or_deck_comparison_code(
+    start_up: set[str],
+) -> None:
+    """Play by email's command (with its keys, envelopes and take-backs), the sessions' table
+    and the decks' comparison load when their commands run (tests/pbem, test_sessions_cli.py
+    and test_deck_diff.py run them), not at every command's start."""
+    for module in (
+        "tabletop.cli_pbem",
+        "tabletop.persist.pbem",
+        "tabletop.persist.takeback",
+        "tabletop.cli_sessions",
+        "tabletop.report.sessions",
+        "tabletop.modules.deck_diff",
+    ):
+        assert module not in start_up, module
+
+
+def test_table_the_dialogs_widget_classes_are_made_when_a_dialog_opens(
+    made: dict[str, set[str]],
+) -> None:
+    """The start path makes none of the dialogs' own widget classes (tests/ui opens each
+    dialog through the window: test_notes_window, test_record_window, test_question_dialog)."""
+    dialogs_only = {
+        "QDialogButtonBox",
+        "QFormLayout",
+        "QLineEdit",
+        "QPlainTextEdit",
+        "QFileDialog",
+        "QInputDialog",
+        "QMessageBox",
+    }
+    assert not dialogs_only & made["widgets"]
+    assert "QListWidget" in made["widgets"]  # what the window shows is made, as before
