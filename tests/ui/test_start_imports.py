@@ -9,9 +9,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
+from tabletop.modules import load_module
 from tabletop.persist import atomic
 
 from .test_bench_table import _start_up_imports
@@ -93,8 +96,10 @@ def test_table_start_up_loads_no_pbem_sessions_or_deck_comparison_code(
 def test_table_the_dialogs_widget_classes_are_made_when_a_dialog_opens(
     made: dict[str, set[str]],
 ) -> None:
-    """The start path makes none of the dialogs' own widget classes (tests/ui opens each
-    dialog through the window: test_notes_window, test_record_window, test_question_dialog)."""
+    """The start path makes none of the dialogs' own widget classes; each is made when its
+    dialog opens (tests/ui opens them through the window: the new game's in test_bot_seats,
+    the note's in test_notes_window, the form's in test_record_window, the questions' in
+    test_question_dialog, message boxes in test_disk_full and test_safe_defaults)."""
     dialogs_only = {
         "QDialogButtonBox",
         "QFormLayout",
@@ -106,3 +111,20 @@ def test_table_the_dialogs_widget_classes_are_made_when_a_dialog_opens(
     }
     assert not dialogs_only & made["widgets"]
     assert "QListWidget" in made["widgets"]  # what the window shows is made, as before
+
+
+def test_table_the_clock_listens_from_the_loops_first_turn_and_only_for_the_game_shown(
+    table,  # noqa: ANN001
+) -> None:
+    """The clock of active play listens once the event loop has turned (not while the window
+    is built); a game replaced before the loop came round never listens, the one shown does."""
+    race = load_module(Path(__file__).parent.parent / "toy")
+    window = table.window
+    window.start_new(race, seed=3)
+    replaced = window.activity
+    table.start(race, seed=4)  # the first game is closed, then the loop turns
+    shown = window.activity
+    assert replaced is not None and shown is not None and replaced is not shown
+    table.key(Qt.Key.Key_Right)  # a key into the table: input, as a player gives it
+    assert shown.start is not None  # the shown game's clock counts it
+    assert replaced.start is None  # the replaced one heard nothing
