@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 # PySide6 makes a class (and its enums' Python types) when it is first asked for:
-# the file and message dialogs' classes are read from QtWidgets when a dialog opens
-# (the window's start uses none of them).
-from PySide6 import QtWidgets
+# the file, message and input dialogs' classes are read from QtWidgets when a dialog opens,
+# and the URL of a report to show from QtCore and QtGui when it is shown (the window's start
+# uses none of them).
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import (
     QByteArray,
     QPoint,
@@ -22,14 +23,12 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
     QtMsgType,
-    QUrl,
     qInstallMessageHandler,
 )
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
-    QDesktopServices,
     QIcon,
     QKeySequence,
 )
@@ -1989,7 +1988,7 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Report written: {job.output}", 15000)
         if self.ask:  # a window that asks nothing opens nothing either
-            QDesktopServices.openUrl(QUrl.fromLocalFile(job.output))
+            QtGui.QDesktopServices.openUrl(QtCore.QUrl.fromLocalFile(job.output))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         editor = self.deck_editor

@@ -110,6 +110,7 @@ def test_table_the_dialogs_widget_classes_are_made_when_a_dialog_opens(
         "QMessageBox",
     }
     assert not dialogs_only & made["widgets"]
+    assert "QUrl" not in made["core"]  # a written report's address, when it is shown
     assert "QListWidget" in made["widgets"]  # what the window shows is made, as before
 
 
