@@ -40,10 +40,8 @@ from tabletop.cli_games import (
 )
 from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
-from tabletop.cli_pbem import cmd_pbem
 from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
 from tabletop.cli_report import cmd_report
-from tabletop.cli_sessions import cmd_sessions
 from tabletop.core import CommandError, Entry, Mode, Names, Policy, TableError, printable
 from tabletop.core.randomness import ContributionsMissing
 from tabletop.core.textsafe import TerminalText
@@ -57,7 +55,6 @@ from tabletop.inspection import (
 from tabletop.log_view import LogReader, PieceWords
 from tabletop.modules import (
     ModuleError,
-    deck_diff,
     default_module,
     find_module,
     module_ids,
@@ -71,8 +68,12 @@ from tabletop.persist import atomic_path
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
 # Qt is imported only by the commands that draw (play, render), inside them, for start-up
-# speed: the others start without it. Nothing imports this module, so nothing here dodges a
-# cycle; the cheap imports the table, the modules and the procedures need are at the top.
+# speed: the others start without it. So are play by email's code (its keys, envelopes and
+# take-backs), the sessions' table and the decks' comparison, by their commands (and their
+# options by tabletop/cli_parser.py when those commands are given): every other command, the
+# window's start among them, would load them for nothing (some 15 ms). Nothing imports this
+# module, so nothing here dodges a cycle; the cheap imports the table, the modules and the
+# procedures need are at the top.
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -370,6 +371,18 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pbem(args: argparse.Namespace) -> int:
+    from tabletop.cli_pbem import cmd_pbem as run  # only here (see the imports above)
+
+    return run(args)
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    from tabletop.cli_sessions import cmd_sessions as run  # only here (see the imports above)
+
+    return run(args)
+
+
 def cmd_deck(args: argparse.Namespace) -> int:
     if args.deck_command == "list":
         module = find_module(args.module)
@@ -378,6 +391,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
             print(f"{name:<20} {len(deck.cards)} rows  sha256 {deck.sha256[:16]}…")
         return 0
     if args.deck_command == "diff":
+        from tabletop.modules import deck_diff  # only here (see the imports above)
+
         result = deck_diff.diff(args.a, args.b, args.module)
         if args.json:
             print(json.dumps(deck_diff.diff_json(result), indent=2))
@@ -607,7 +622,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return cmd_module_procedure(
                 argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
             )
-        parser = build_parser()
+        parser = build_parser(command if command in COMMANDS else None)
         args, extra = parser.parse_known_args(argv)
         command = args.command
         if extra and command != "new":  # only a new game takes its module's own options

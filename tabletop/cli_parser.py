@@ -4,6 +4,7 @@ runs them)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from rules_assist.cli import Parser as _Parser
 from rules_assist.cli import procedures_overview
@@ -12,10 +13,8 @@ from tabletop.cli_export import add_parsers as add_export_parsers
 from tabletop.cli_fair import add_new_options as add_fair_new_options
 from tabletop.cli_fair import add_parsers as add_fair_parsers
 from tabletop.cli_notes import add_parsers as add_note_parsers
-from tabletop.cli_pbem import add_parsers as add_pbem_parsers
 from tabletop.cli_record import add_parsers as add_record_parsers
 from tabletop.cli_report import add_parsers as add_report_parsers
-from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 from tabletop.online.commands import add_parsers as add_online_parsers
 
 
@@ -28,7 +27,33 @@ class _TopParser(_Parser):
         return super().format_help()
 
 
-def parser() -> argparse.ArgumentParser:
+class _LeftOut:
+    """The parser of a command ``parser(command)`` leaves out: whatever is asked of it is
+    ignored (its options are never read)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> _LeftOut:
+        return self
+
+
+class _Commands(argparse._SubParsersAction):
+    """The commands' parsers; with ``only``, that command's alone is built."""
+
+    only: str | None = None
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.only is not None and name != self.only:
+            return _LeftOut()
+        return super().add_parser(name, **kwargs)
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's options; with ``command`` (one of the commands' names), only that
+    command's are built: a command line reads one command, and building the thirty-odd others'
+    is a good part of a quick command's start. The full parser is for the top's help and for
+    a word that names no command."""
     parser = _TopParser(
         prog="tabletop",
         description="A digital tabletop for playtesting board games.",
@@ -42,8 +67,11 @@ def parser() -> argparse.ArgumentParser:
         help="a module folder a saved game may use (a game's file names its module by id only:"
         " installed, or one named here); may be given with any command, more than once",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser, action=_Commands
+    )
     sub.required = True
+    sub.only = command
 
     p = sub.add_parser("new", help="set a new game up and write its log")
     p.add_argument(
@@ -163,9 +191,15 @@ def parser() -> argparse.ArgumentParser:
 
     add_note_parsers(sub)
     add_export_parsers(sub)
-    add_pbem_parsers(sub)
+    if command in (None, "pbem"):  # play by email's code loads for its command only (cli.py)
+        from tabletop.cli_pbem import add_parsers as add_pbem_parsers
+
+        add_pbem_parsers(sub)
     add_record_parsers(sub)
-    add_sessions_parsers(sub)
+    if command in (None, "sessions"):  # as pbem's
+        from tabletop.cli_sessions import add_parsers as add_sessions_parsers
+
+        add_sessions_parsers(sub)
     add_report_parsers(sub)
     add_fair_parsers(sub)
     add_online_parsers(sub)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import re
@@ -35,8 +34,11 @@ _AT_FDCWD = -100
 
 
 def _libc_renameat2() -> object | None:
+    # The C library's functions through the program's own symbols (the C library among them),
+    # not through a search for the library's file: that search runs a program (ldconfig) and
+    # imports subprocess, a few milliseconds of every command's start.
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)
         function = libc.renameat2
     except (OSError, AttributeError):
         return None

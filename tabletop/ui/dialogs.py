@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import random
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the dialogs' own widget classes are read from QtWidgets when a dialog is made
+# (the window's start uses none of them).
+from PySide6 import QtWidgets
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QGridLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -41,18 +41,18 @@ class NewGameDialog(QDialog):
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31))
         self.seed.setToolTip("The same seed gives the same shuffles and dice")
-        self.notes = QPlainTextEdit()
+        self.notes = QtWidgets.QPlainTextEdit()
         self.notes.setPlaceholderText("Session notes: testers' names, what is being tried…")
         self.notes.setFixedHeight(70)
         self.error = QLabel()
         self.error.setStyleSheet("color: #b71c1c")
-        self._seat_rows: list[tuple[QCheckBox, QLineEdit, str]] = []
+        self._seat_rows: list[tuple[QCheckBox, QtWidgets.QLineEdit, str]] = []
         self._bot_boxes: dict[str, QComboBox] = {}  # seat -> who plays it: a person or a bot
         self.deck_box = QComboBox()
         self.deck_box.setToolTip("The revision of the game's deck (its card data) to play with")
-        self.options_form = QFormLayout()
+        self.options_form = QtWidgets.QFormLayout()
         self._option_boxes: dict[str, QComboBox] = {}
-        form = QFormLayout()
+        form = QtWidgets.QFormLayout()
         form.addRow("Game", self.module_box)
         form.addRow("Variant", self.variant_box)
         form.addRow("Deck", self.deck_box)
@@ -64,10 +64,11 @@ class NewGameDialog(QDialog):
         form.addRow("Seats", seats_widget)
         form.addRow("Seed", self.seed)
         form.addRow("Notes", self.notes)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
         )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start")
+        buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Start")
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -129,7 +130,7 @@ class NewGameDialog(QDialog):
             check = QCheckBox(seat.name)
             check.setChecked(row < self.module.default_seats)
             check.setStyleSheet(f"QCheckBox {{ color: {seat.colour}; font-weight: bold; }}")
-            name = QLineEdit()
+            name = QtWidgets.QLineEdit()
             name.setPlaceholderText("player's name")
             name.setToolTip(f"The player's name in the log; left empty, {seat.name}")
             self.seats_grid.addWidget(check, row, 0)
@@ -293,13 +294,16 @@ class PickDialog(QDialog):
             item.setIcon(pixmap)
             item.setData(Qt.ItemDataRole.UserRole, piece.id)
             self.list.addItem(item)
-        buttons = QDialogButtonBox(
-            (QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QtWidgets.QDialogButtonBox(
+            (
+                QtWidgets.QDialogButtonBox.StandardButton.Ok
+                | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+            )
             if choose
-            else QDialogButtonBox.StandardButton.Close
+            else QtWidgets.QDialogButtonBox.StandardButton.Close
         )
         if choose:
-            buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Take")
+            buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Take")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -9,6 +9,10 @@ Delete); a double-click shows the table at the note's entry.
 
 from __future__ import annotations
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the note dialog's widget classes are read from QtWidgets when it is made
+# (the window's start uses none of them).
+from PySide6 import QtWidgets
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
@@ -16,14 +20,11 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
-    QPlainTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -62,7 +63,7 @@ class NoteDialog(QDialog):
         for key, words in NOTE_TAGS.items():
             self.tag.addItem(words, key)
         self.tag.setCurrentIndex(max(0, self.tag.findData(tag)))
-        self.text = QPlainTextEdit(text)
+        self.text = QtWidgets.QPlainTextEdit(text)
         self.text.setPlaceholderText("What did you notice?")
         self.text.setTabChangesFocus(True)
         self.tie = QCheckBox(
@@ -76,14 +77,15 @@ class NoteDialog(QDialog):
         self.snapshot = QCheckBox("Attach a snapshot of the view")
         self.snapshot.setChecked(bool(snapshot))
         self.snapshot.setVisible(snapshot is not None)  # an edit keeps the note's snapshot
-        form = QFormLayout()
+        form = QtWidgets.QFormLayout()
         form.addRow("At", QLabel(where))
         form.addRow("Tag", self.tag)
         form.addRow("Note", self.text)
         public = QLabel(PUBLIC_WORDS)
         public.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -98,7 +100,7 @@ class NoteDialog(QDialog):
         self.text.setFocus()
 
     def _enable(self) -> None:
-        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok = self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(self.text.toPlainText().strip()))
 
     @property

@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the button box's class is read from QtWidgets when a question is asked
+# (the window's start uses none of them).
+from PySide6 import QtWidgets
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -105,7 +108,7 @@ class QuestionDialog(QDialog):
         self.counter.setTextFormat(Qt.TextFormat.PlainText)
         self.counter.setAlignment(Qt.AlignmentFlag.AlignRight)
 
-        self.buttons = QDialogButtonBox()
+        self.buttons = QtWidgets.QDialogButtonBox()
         self.ok: QPushButton | None = None
         self.choices: list[QAbstractButton] = []  # radio buttons or check boxes, in option order
         self.list: QListWidget | None = None  # a long one_of question
@@ -147,18 +150,18 @@ class QuestionDialog(QDialog):
     def _body(self) -> QWidget | None:
         kind = self.question.kind
         if kind == YES_NO:
-            self.yes = self.buttons.addButton("Yes", QDialogButtonBox.ButtonRole.YesRole)
-            self.no = self.buttons.addButton("No", QDialogButtonBox.ButtonRole.NoRole)
+            self.yes = self.buttons.addButton("Yes", QtWidgets.QDialogButtonBox.ButtonRole.YesRole)
+            self.no = self.buttons.addButton("No", QtWidgets.QDialogButtonBox.ButtonRole.NoRole)
             self.yes.clicked.connect(lambda: self._finish(True))
             self.no.clicked.connect(lambda: self._finish(False))
-            cancel = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+            cancel = self.buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
             safe = self.yes if self.question.safe_answer() else self.no
             for button in (self.yes, self.no, cancel):
                 button.setAutoDefault(False)  # a focused button does not become the default
             safe.setDefault(True)
             self.counter.hide()
             return None
-        self.ok = self.buttons.addButton(QDialogButtonBox.StandardButton.Ok)
+        self.ok = self.buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Ok)
         self.ok.setDefault(True)
         self.ok.clicked.connect(self._accept_chosen)
         if kind == PAYMENT:
@@ -168,9 +171,9 @@ class QuestionDialog(QDialog):
                 button.setAutoDefault(False)
                 button.setToolTip(f"Do not pay: answer '{alternative}' instead")
                 button.clicked.connect(lambda _c=False, a=alternative: self._finish(a))
-                self.buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+                self.buttons.addButton(button, QtWidgets.QDialogButtonBox.ButtonRole.ActionRole)
                 self.alternatives[alternative] = button
-        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
         if kind == ONE_OF:
             self.counter.hide()
             return self._one_of()

@@ -15,15 +15,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the form's and the record's widget classes are read from QtWidgets when made
+# (the window's start uses none of them).
+from PySide6 import QtWidgets
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QLabel,
-    QLineEdit,
-    QPlainTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -130,16 +130,17 @@ class FormDialog(QDialog):
         if seat is not None:
             self.seat.setCurrentIndex(max(0, self.seat.findData(seat)))
         self.ratings = {key: _rating_box(None) for key in RATINGS}
-        self.text = QPlainTextEdit()
+        self.text = QtWidgets.QPlainTextEdit()
         self.text.setPlaceholderText("What did you think of the game and its rules?")
         self.text.setTabChangesFocus(True)
-        form = QFormLayout()
+        form = QtWidgets.QFormLayout()
         form.addRow("Player", self.seat)
         for key in RATINGS:
             form.addRow(RATING_WORDS[key].capitalize(), self.ratings[key])
         form.addRow("Comments", self.text)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Save
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
         )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -192,23 +193,26 @@ class RecordDialog(QDialog):
         self.setObjectName("record-dialog")
         self.testers = testers
         self.old_where = where
-        summary = QPlainTextEdit("\n".join(lines))
+        summary = QtWidgets.QPlainTextEdit("\n".join(lines))
         summary.setReadOnly(True)
         summary.setMinimumSize(560, 260)
-        self.names: dict[str, QLineEdit] = {}
-        form = QFormLayout()
+        self.names: dict[str, QtWidgets.QLineEdit] = {}
+        form = QtWidgets.QFormLayout()
         for sid, name in seats:
-            edit = QLineEdit(testers.get(sid, ""))
+            edit = QtWidgets.QLineEdit(testers.get(sid, ""))
             edit.setPlaceholderText("the player's name")
             self.names[sid] = edit
             form.addRow(f"{name} ({sid})" if name != sid else sid, edit)
-        self.where = QLineEdit(where)
+        self.where = QtWidgets.QLineEdit(where)
         self.where.setPlaceholderText("where the game is played (optional)")
         form.addRow("Where", self.where)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close
+        buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Save
+            | QtWidgets.QDialogButtonBox.StandardButton.Close
         )
-        self.form_button = buttons.addButton("Fill a form…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.form_button = buttons.addButton(
+            "Fill a form…", QtWidgets.QDialogButtonBox.ButtonRole.ActionRole
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

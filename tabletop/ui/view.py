@@ -23,6 +23,12 @@ class TableView(QGraphicsView):
 
     def __init__(self, scene: TableScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
+        # A viewport made here, as Qt's own is (a plain widget; Qt's view sets the input
+        # method on it): the one Qt made would be looked up among all of Qt's widget classes
+        # the first time it is asked for, making Python types for a few dozen of their enums.
+        viewport = QWidget()
+        self.setViewport(viewport)
+        viewport.setAttribute(Qt.WidgetAttribute.WA_InputMethodEnabled)
         self.setRenderHints(
             QPainter.RenderHint.Antialiasing
             | QPainter.RenderHint.SmoothPixmapTransform
@@ -34,7 +40,7 @@ class TableView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setBackgroundBrush(theme.FELT)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
-        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        viewport.grabGesture(Qt.GestureType.PinchGesture)
         self._middle_pan: QPointF | None = None
         self.overview: Overview | None = None
         self._fitted = False  # the table was fitted and not zoomed or panned since

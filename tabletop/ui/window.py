@@ -10,6 +10,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# PySide6 makes a class (and its enums' Python types) when it is first asked for:
+# the file, message and input dialogs' classes are read from QtWidgets when a dialog opens,
+# and the URL of a report to show from QtCore and QtGui when it is shown (the window's start
+# uses none of them).
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import (
     QByteArray,
     QPoint,
@@ -18,14 +23,12 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
     QtMsgType,
-    QUrl,
     qInstallMessageHandler,
 )
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
-    QDesktopServices,
     QIcon,
     QKeySequence,
 )
@@ -33,12 +36,9 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressDialog,
 )
 
@@ -172,7 +172,9 @@ class MainWindow(QMainWindow):
         self.view: TableView | None = None
         self.docks: dict[str, QDockWidget] = {}
         self._context_pid: str | None = None
-        self.write_failure_box: QMessageBox | None = None  # shown when the game's file is full
+        self.write_failure_box: QtWidgets.QMessageBox | None = (
+            None  # shown when the game's file is full
+        )
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.placeholder = QLabel("Open a game or start a new one (File menu).")
@@ -648,7 +650,7 @@ class MainWindow(QMainWindow):
         default = str(
             self.settings.value("online/redis", "redis://referee:PASSWORD@127.0.0.1:6379")
         )
-        url, ok = QInputDialog.getText(
+        url, ok = QtWidgets.QInputDialog.getText(
             self,
             "Host online",
             "The Redis server, as its referee user: redis://referee:PASSWORD@HOST:PORT\n"
@@ -940,14 +942,14 @@ class MainWindow(QMainWindow):
         if self.session is None or self._note(note_id) is None:
             return False
         if self.ask:
-            answer = QMessageBox.question(
+            answer = QtWidgets.QMessageBox.question(
                 self,
                 "Remove note",
                 f"Remove note #{note_id}? The log keeps its history.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,  # Enter keeps the note
+                QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                QtWidgets.QMessageBox.StandardButton.No,  # Enter keeps the note
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
                 return False
         return self.session.annotate(Annotate("remove", note_id))
 
@@ -966,14 +968,27 @@ class MainWindow(QMainWindow):
         return minutes if minutes > 0 else IDLE_MINUTES
 
     def _start_clock(self) -> None:
-        """Measure active play on this game: input to the application keeps it going."""
-        session = self.session
+        """Measure active play on this game: input to the application keeps it going.
 
-        self.activity = ActivityClock(
+        The clock listens once the event loop has handled what the window system had queued
+        (a zero timer's timeout): no input reaches the window before then. Listening while the
+        window is still being built and first painted would hand every event of that to
+        Python, and the first object of a class Qt keeps private that such an event names is
+        looked up among all of Qt's classes (making Python types for some eighty Qt enums).
+        A picture taken at once (``tabletop play --screenshot``) needs no clock at all."""
+        session = self.session
+        clock = ActivityClock(
             lambda data: session.record(Record("played", data), quiet=True),
             self.idle_minutes * 60,
         )
-        QApplication.instance().installEventFilter(self.activity)
+        self.activity = clock
+        listen = QTimer(clock, singleShot=True, interval=0)
+        listen.timeout.connect(lambda: self._listen(clock))
+        listen.start()
+
+    def _listen(self, clock: ActivityClock) -> None:
+        if self.activity is clock:  # not stopped (or replaced) before the loop came round
+            QApplication.instance().installEventFilter(clock)
 
     def _stop_clock(self) -> None:
         if self.activity is not None:
@@ -982,7 +997,7 @@ class MainWindow(QMainWindow):
             self.activity = None
 
     def idle_dialog(self) -> None:
-        minutes, ok = QInputDialog.getDouble(
+        minutes, ok = QtWidgets.QInputDialog.getDouble(
             self,
             "Idle after",
             "Minutes without input before the window counts a pause (not playing time):",
@@ -1126,7 +1141,7 @@ class MainWindow(QMainWindow):
             return
         per_rule = self.session.table.policy.per_rule
         current = "\n".join(f"{rule} {mode.value}" for rule, mode in per_rule.items())
-        text, ok = QInputDialog.getMultiLineText(
+        text, ok = QtWidgets.QInputDialog.getMultiLineText(
             self,
             "House rules",
             "One rule or section a line, then its mode (off, advisory or strict), e.g. 'E1 off'.\n"
@@ -1360,7 +1375,7 @@ class MainWindow(QMainWindow):
         if not self.ask:
             return
         reasons = "\n".join(f"• {f.rule}: {f.message}" for f in refusal.findings)
-        reason, ok = QInputDialog.getText(
+        reason, ok = QtWidgets.QInputDialog.getText(
             self,
             "Refused by the rules",
             f"{reasons}\n\nTo make this move anyway, give a reason (it is logged):",
@@ -1542,7 +1557,7 @@ class MainWindow(QMainWindow):
         seats = self.session.game.header.seats
         names = [s.name for s in seats]
         current = next((i for i, s in enumerate(seats) if s.id == self.session.viewer), -1)
-        name, ok = QInputDialog.getItem(
+        name, ok = QtWidgets.QInputDialog.getItem(
             self, "Pass the screen", "To whom?", names, (current + 1) % max(len(names), 1), False
         )
         if ok:
@@ -1613,7 +1628,7 @@ class MainWindow(QMainWindow):
         return game
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Open a game", str(games_folder()), "Game logs (*.jsonl);;All files (*)"
         )
         if path:
@@ -1642,7 +1657,7 @@ class MainWindow(QMainWindow):
     def save_as_dialog(self) -> None:
         if self.session is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self, "Save the game as", str(games_folder()), "Game logs (*.jsonl)"
         )
         if path:
@@ -1684,7 +1699,7 @@ class MainWindow(QMainWindow):
         default = str(new_game_path(self.session.game.header.module)).replace(
             ".jsonl", f"-branch{seq}.jsonl"
         )
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self, f"Branch from entry {seq}", default, "Game logs (*.jsonl)"
         )
         if path:
@@ -1749,12 +1764,12 @@ class MainWindow(QMainWindow):
         module_id = (
             self.session.module.id if self.session and self.session.module else default_module()
         )
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Import a deck revision", str(Path.home()), "CSV files (*.csv)"
         )
         if not path:
             return
-        name, ok = QInputDialog.getText(
+        name, ok = QtWidgets.QInputDialog.getText(
             self, "Import a deck revision", "The revision's name:", text=Path(path).stem
         )
         if ok and name.strip():
@@ -1859,12 +1874,12 @@ class MainWindow(QMainWindow):
         if not path or not os.path.exists(path):
             return False
         if self.ask:
-            answer = QMessageBox.question(
+            answer = QtWidgets.QMessageBox.question(
                 self,
                 "Resume?",
                 f"The last game did not close cleanly:\n{path}\n\nEvery move up to the crash is in its log. Resume it?",
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            if answer != QtWidgets.QMessageBox.StandardButton.Yes:
                 self.settings.remove("session/open")
                 return False
         return self.open_path(path) is not None
@@ -1880,11 +1895,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{path}: cannot be written ({reason}); not done", 15000)
         if self.write_failure_box is not None:
             self.write_failure_box.close()
-        box = QMessageBox(
-            QMessageBox.Icon.Critical,
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Critical,
             "Cannot write the game",
             text,
-            QMessageBox.StandardButton.Ok,
+            QtWidgets.QMessageBox.StandardButton.Ok,
             self,
         )
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -1897,7 +1912,7 @@ class MainWindow(QMainWindow):
         message = printable(message)  # what a file holds: escaped, and cut if long
         self.statusBar().showMessage(message, 15000)
         if self.ask:
-            QMessageBox.critical(self, title, message)
+            QtWidgets.QMessageBox.critical(self, title, message)
 
     # ---- help ------------------------------------------------------------------
     def show_shortcuts(self) -> None:
@@ -1914,10 +1929,10 @@ class MainWindow(QMainWindow):
             "Wheel or pinch: zoom",
             "Double-click: flip",
         ]
-        QMessageBox.information(self, "Keyboard and mouse", "\n".join(lines))
+        QtWidgets.QMessageBox.information(self, "Keyboard and mouse", "\n".join(lines))
 
     def show_about(self) -> None:
-        QMessageBox.about(
+        QtWidgets.QMessageBox.about(
             self,
             "About tabletop",
             f"tabletop {__version__}\nA digital tabletop for playtesting rules-heavy board games.",
@@ -1973,7 +1988,7 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Report written: {job.output}", 15000)
         if self.ask:  # a window that asks nothing opens nothing either
-            QDesktopServices.openUrl(QUrl.fromLocalFile(job.output))
+            QtGui.QDesktopServices.openUrl(QtCore.QUrl.fromLocalFile(job.output))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         editor = self.deck_editor
