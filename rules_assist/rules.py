@@ -249,6 +249,10 @@ class Rulebook:
     # the reading before them and read once they are: a game's reading may carry over what
     # they leave as it was; None: ``reading`` of the table then
     reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
+    # the places a move through these place ids touches, with what else the game calls them
+    # (a card's regions: the place the card lies in, its kind), matched against the rules'
+    # ``places`` as ids are; None: the ids alone
+    place_names: Callable[[Any, tuple[str, ...]], tuple[str, ...]] | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
@@ -560,12 +564,17 @@ class Rulebook:
                     some = rule(reading, m, moves, seat)
                     if some:
                         found.extend(some)
+        names = self.place_names
         if len(moves) == 1:
             move = moves[0]
             touched: Any = (move.src.place, move.dst.place)
+            if names is not None:
+                touched = names(reading, touched)
             spots: Any = (move.src.spot, move.dst.spot)
         else:
             touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
+            if names is not None:
+                touched = frozenset(names(reading, tuple(touched)))
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
         kinds = active._by_places.get((touched, spots))  # as for_places, read here
         per_seat, whole, transitions = kinds or active.for_places(touched, spots)

@@ -294,33 +294,66 @@ def moved_cube(view: Greenland, move: Move) -> tuple[str, Any] | None:
     return piece.owner, piece
 
 
+NEW_WORLD_CARD = "new world card"  # what a New World card's regions are called besides
+_FACTS = "greenland.place_facts"  # in the positions memo: place id -> _place_facts
+
+
+def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str | None]:
+    """What a move through a place touches besides it (``place_names``: for a card's regions
+    the place the card lies in and, for a New World card, ``NEW_WORLD_CARD``) and the culture
+    whose part of the table it is (``seats_touched``: a card's regions are the culture's whose
+    tableau holds the card)."""
+    colour = colour_of_place(place_id)
+    place = view.state.places.get(place_id)
+    card = place.parent if place is not None else None
+    holder = view.state.pieces.get(card) if card is not None else None
+    if holder is None:
+        return (), colour
+    if colour is None:
+        colour = colour_of_place(holder.place)
+    if view.is_new_world(card):  # type: ignore[arg-type]
+        return (holder.place, NEW_WORLD_CARD), colour
+    return (holder.place,), colour
+
+
+def _facts(view: Greenland) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    """``_place_facts`` of the places asked about on this table (kept while no piece moves)."""
+    memo = view.state.positions_memo()
+    known = memo.get(_FACTS)
+    if known is None:
+        known = memo[_FACTS] = {}
+    return known
+
+
+def place_names(view: Greenland, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The places a move through the places ``ids`` touches, for the rules' ``places``: the ids,
+    and for a card's regions the place the card lies in (a cube on a card of a tableau is in
+    the tableau) and, for a New World card, ``NEW_WORLD_CARD``."""
+    known = _facts(view)
+    names = ids
+    for place_id in ids:
+        facts = known.get(place_id)
+        if facts is None:
+            facts = known[place_id] = _place_facts(view, place_id)
+        if facts[0]:
+            names += facts[0]
+    return names
+
+
 def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
     """The cultures whose part of the table the moves change: the owners of what moves, the
     owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
-    pieces, places = view.state.pieces, view.state.places
+    pieces = view.state.pieces
+    known = _facts(view)
     seats: set[str] = set()
-    known = _PLACE_COLOURS
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = known.get(place_id, "")
-            if colour == "":
-                colour = colour_of_place(place_id)
-            if colour is None:  # a card's regions: the culture whose tableau holds the card
-                place = places.get(place_id)
-                holder = (
-                    pieces.get(place.parent)
-                    if place is not None and place.parent is not None
-                    else None
-                )
-                if holder is None:
-                    continue
-                colour = known.get(holder.place, "")
-                if colour == "":
-                    colour = colour_of_place(holder.place)
-                if colour is None:
-                    continue
-            seats.add(colour)
+            facts = known.get(place_id)
+            if facts is None:
+                facts = known[place_id] = _place_facts(view, place_id)
+            if facts[1] is not None:
+                seats.add(facts[1])
     return seats

@@ -43,7 +43,7 @@ from tabletop.core import Finding, Move
 from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
 from .assignment import SETTLED as ASSIGNMENT_SETTLED
 from .assignment import reassigned
-from .book import BOOK, illegal, moved_cube, placement
+from .book import BOOK, NEW_WORLD_CARD, illegal, moved_cube, placement
 
 
 def need(
@@ -242,7 +242,11 @@ def _card(view: Greenland, place_id: str) -> str | None:
     return place.parent if place is not None else None
 
 
-@BOOK.transition("E2", "colonists go to the New World by mariner, 4 to a mariner")
+@BOOK.transition(
+    "E2",
+    "colonists go to the New World by mariner, 4 to a mariner",
+    places=(NEW_WORLD_CARD,),  # a move to a New World card (place_names)
+)
 def e2_colonists_arrive_by_mariner(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -308,7 +312,11 @@ def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[st
     return hunting, mariners
 
 
-@BOOK.transition("E4", "a colony is abandoned whole, by mariner")
+@BOOK.transition(
+    "E4",
+    "a colony is abandoned whole, by mariner",
+    places=(NEW_WORLD_CARD,),  # a move from a New World card (place_names)
+)
 def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     place = view.state.places.get(move.src.place)  # _card, read here: every move
     origin = place.parent if place is not None else None
