@@ -67,6 +67,8 @@ class Placement:
         "permanent",
         "away",
         "sleds",
+        "base",
+        "order",
     )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
@@ -85,6 +87,10 @@ class Placement:
         # while the cards stay where they are (a placement carried over shares it)
         self.away: dict[str, bool] = {}
         self.sleds: int | None = None  # E1: its sleds (transport.py), once read
+        # the placement this one was carried over from (after_moves), which keeps the sleds
+        # read for either; None: read from the cubes
+        self.base: Placement | None = None
+        self.order: dict[str, int] | None = None  # ``_order``, once read
 
     @property
     def mariners(self) -> int:
@@ -160,7 +166,9 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
     """``before`` with the cube the move takes from the culture's own bowls hunting on the card
     it goes to; None when that is not so simply had (read the placement whole)."""
     card = view.state.places[move.dst.place].parent
-    order = _order(view, colour)
+    order = before.order
+    if order is None:
+        order = before.order = _order(view, colour)
     at = order.get(move.piece)
     if card is None or at is None or move.piece in view.state.places:
         return None
@@ -192,7 +200,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
     )
     found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
     found.ranks, found.elders, found.away = before.ranks, before.elders, before.away
-    found.sleds = before.sleds  # the same tableau cards
+    found.sleds, found.base, found.order = before.sleds, before, order  # the same tableau cards
     permanent = before.permanent  # the permanent ids as well: a colonist is one more
     if permanent is None:
         permanent = before.permanent = _permanent(view, before)

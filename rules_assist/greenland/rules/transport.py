@@ -56,24 +56,13 @@ def need(
 
 
 def _outside(
-    view: Greenland,
-    colour: str,
-    hunting: Iterable[tuple[str, Any]],
-    known: dict[str, bool] | None = None,
+    view: Greenland, colour: str, hunting: Iterable[tuple[str, Any]]
 ) -> list[tuple[str, int]]:
-    """The cards outside the homeland among (card, count or cubes), with their counts;
-    ``known``: what ``_away`` said of cards, kept while the cards stay where they are."""
+    """The cards outside the homeland among (card, count or cubes), with their counts."""
     outside = []
     for card, on in hunting:
         count = on if isinstance(on, int) else len(on)
-        if count <= 0:
-            continue
-        away = known.get(card) if known is not None else None
-        if away is None:
-            away = _away(view, colour, card)
-            if known is not None:
-                known[card] = away
-        if away:
+        if count > 0 and _away(view, colour, card):
             outside.append((card, count))
     return outside
 
@@ -112,7 +101,13 @@ def _mariners(
     else:
         sleds = here.sleds
         if sleds is None:
-            sleds = here.sleds = _sleds(view, colour)
+            base = here.base  # carried over from it: the same tableau cards
+            sleds = base.sleds if base is not None else None
+            if sleds is None:
+                sleds = _sleds(view, colour)
+                if base is not None:
+                    base.sleds = sleds
+            here.sleds = sleds
     for _card, count in outside[sleds:]:  # a sled: any number to one card
         needed += -(-count // load)
     return needed
@@ -195,18 +190,27 @@ def _carrying(view: Greenland, arrived: dict[str, list[str]], left: int) -> int:
 def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
     """Judged until the hunters have gone out (E): a mariner lost afterwards (an attack, F2; a
     hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
-    if view.state.counters.get("phase") in AFTER_ASSIGNMENT:
+    counters = view.state.counters
+    if counters.get("phase") in AFTER_ASSIGNMENT:
         return ()
     here = placement(view, colour)
     hunting = here.hunting
-    if not hunting and SETTLED not in view.state.counters:
+    if not hunting and SETTLED not in counters:
         return ()
-    counters = view.state.counters
     # E6: the Sun Stone's hunters need no mariner (none without the record of the others done)
     moved = reassigned(view, colour) if ASSIGNMENT_SETTLED in counters else None
     if moved:
         hunting = {card: [c for c in on if c not in moved] for card, on in hunting.items()}
-    outside = _outside(view, colour, hunting.items(), here.away)
+    known = here.away  # _outside, read here: every check of a hunter's move
+    outside = []
+    for card, on in hunting.items():
+        if not on:
+            continue
+        away = known.get(card)
+        if away is None:
+            away = known[card] = _away(view, colour, card)
+        if away:
+            outside.append((card, len(on)))
     arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
     if not outside and not arrived and not left:
         return ()
