@@ -249,10 +249,11 @@ class Rulebook:
     # the reading before them and read once they are: a game's reading may carry over what
     # they leave as it was; None: ``reading`` of the table then
     reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
-    # the places a move through these place ids touches, with what else the game calls them
-    # (a card's regions: the place the card lies in, its kind), matched against the rules'
-    # ``places`` as ids are; None: the ids alone
-    place_names: Callable[[Any, tuple[str, ...]], tuple[str, ...]] | None = None
+    # what the moves touch, in one look for the move checker: (the places they leave and
+    # reach, with what else the game calls them, matched against the rules' ``places`` as ids
+    # are (a card's regions: the place the card lies in, its kind); ``seats_touched``, sorted);
+    # None: the places' ids and ``seats_touched``
+    touching: Callable[[Any, Sequence[Move]], tuple[Any, Sequence[str]]] | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ---- declaring --------------------------------------------------------------------
@@ -564,17 +565,19 @@ class Rulebook:
                     some = rule(reading, m, moves, seat)
                     if some:
                         found.extend(some)
-        names = self.place_names
+        touching = self.touching
+        seats: Sequence[str] | None = None
+        if touching is not None:
+            touched, seats = touching(reading, moves)
         if len(moves) == 1:
             move = moves[0]
-            touched: Any = (move.src.place, move.dst.place)
-            if names is not None:
-                touched = names(reading, touched)
-            spots: Any = (move.src.spot, move.dst.spot)
+            src, dst = move.src, move.dst  # Where's fields by index: no look-up on its class
+            if touching is None:
+                touched = (src[0], dst[0])  # the places
+            spots: Any = (src[2], dst[2])
         else:
-            touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
-            if names is not None:
-                touched = frozenset(names(reading, tuple(touched)))
+            if touching is None:
+                touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
         kinds = active._by_places.get((touched, spots))  # as for_places, read here
         per_seat, whole, transitions = kinds or active.for_places(touched, spots)
@@ -590,7 +593,8 @@ class Rulebook:
                     some = rule(reading, one, moves)
                     if some:
                         findings.extend(some)
-        seats = sorted(set(self.seats_touched(reading, moves)))
+        if seats is None:
+            seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
         later = self.reading_after

@@ -147,8 +147,9 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
     memo[_TRIED] = tried + 1
     if tried >= _TRIES and len(moves) == 1:
         move = moves[0]
-        if move.dst.spot == "hunters" and move.src.place.startswith(_BOWLS):
-            colour = colour_of_place(move.src.place)
+        source = move.src[0]  # Where's fields by index (no look-up on its class): the place
+        if move.dst[2] == "hunters" and source.startswith(_BOWLS):  # the spot
+            colour = colour_of_place(source)
             piece = state.pieces[move.piece]
             if colour is not None and piece.owner == colour and piece.kind in CUBES:
                 # read on this table: the cards and the culture's cubes' order stay as they are
@@ -165,7 +166,7 @@ _TRIES = 4  # checked on this table before: reading the placement once for the n
 def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -> Placement | None:
     """``before`` with the cube the move takes from the culture's own bowls hunting on the card
     it goes to; None when that is not so simply had (read the placement whole)."""
-    card = view.state.places[move.dst.place].parent
+    card = view.state.places[move.dst[0]].parent  # the place's
     order = before.order
     if order is None:
         order = before.order = _order(view, colour)
@@ -303,11 +304,11 @@ def moved_cube(view: Greenland, move: Move) -> tuple[str, Any] | None:
 
 
 NEW_WORLD_CARD = "new world card"  # what a New World card's regions are called besides
-_FACTS = "greenland.place_facts"  # in the positions memo: place id -> _place_facts
+_FACTS = "greenland.touching"  # in the positions memo: (owner, place, place) -> touching
 
 
 def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str | None]:
-    """What a move through a place touches besides it (``place_names``: for a card's regions
+    """What a move through a place touches besides it (``touching``: for a card's regions
     the place the card lies in and, for a New World card, ``NEW_WORLD_CARD``) and the culture
     whose part of the table it is (``seats_touched``: a card's regions are the culture's whose
     tableau holds the card)."""
@@ -324,44 +325,51 @@ def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str |
     return (holder.place,), colour
 
 
-def _facts(view: Greenland) -> dict[str, tuple[tuple[str, ...], str | None]]:
-    """``_place_facts`` of the places asked about on this table (kept while no piece moves)."""
+def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ...]]:
+    """What the moves touch (the rulebook's ``touching``): the places they leave and reach with
+    what else those are called (``_place_facts``: a cube on a card of a tableau is in the
+    tableau; a New World card's regions are ``NEW_WORLD_CARD``), for the rules' ``places``, and
+    ``seats_touched``, sorted. One move's is kept in the table's positions memo while no piece
+    moves (the same places and pieces are asked about again as moves are tried)."""
+    if len(moves) != 1:
+        names: dict[str, int] = {}
+        for move in moves:
+            for place_id in (move.src.place, move.dst.place):
+                names[place_id] = 0
+                for name in _place_facts(view, place_id)[0]:
+                    names[name] = 0
+        return frozenset(names), tuple(sorted(seats_touched(view, moves)))
+    move = moves[0]
+    owner = view.state.pieces[move.piece].owner
+    key = (owner, move.src[0], move.dst[0])  # the places (Where's fields by index: quicker)
     memo = view.state.positions_memo()
     known = memo.get(_FACTS)
     if known is None:
         known = memo[_FACTS] = {}
-    return known
+    found = known.get(key)
+    if found is None:
+        names_: tuple[str, ...] = key[1:]
+        seats = {owner} if owner in COLOURS else set()
+        for place_id in key[1:]:
+            more, colour = _place_facts(view, place_id)
+            names_ += more
+            if colour is not None:
+                seats.add(colour)
+        found = known[key] = (names_, tuple(sorted(seats)))
+    return found
 
 
-def place_names(view: Greenland, ids: tuple[str, ...]) -> tuple[str, ...]:
-    """The places a move through the places ``ids`` touches, for the rules' ``places``: the ids,
-    and for a card's regions the place the card lies in (a cube on a card of a tableau is in
-    the tableau) and, for a New World card, ``NEW_WORLD_CARD``."""
-    known = _facts(view)
-    names = ids
-    for place_id in ids:
-        facts = known.get(place_id)
-        if facts is None:
-            facts = known[place_id] = _place_facts(view, place_id)
-        if facts[0]:
-            names += facts[0]
-    return names
-
-
-def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
+def seats_touched(view: Greenland, moves: Sequence[Move]) -> set[str]:
     """The cultures whose part of the table the moves change: the owners of what moves, the
     owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
     pieces = view.state.pieces
-    known = _facts(view)
     seats: set[str] = set()
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            facts = known.get(place_id)
-            if facts is None:
-                facts = known[place_id] = _place_facts(view, place_id)
-            if facts[1] is not None:
-                seats.add(facts[1])
+            colour = _place_facts(view, place_id)[1]
+            if colour is not None:
+                seats.add(colour)
     return seats

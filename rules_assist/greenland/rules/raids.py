@@ -41,7 +41,7 @@ def _foreign(view: Greenland, colour: str) -> Iterable[tuple[str, dict, list[str
 @BOOK.invariant(
     "E5",
     "no cube ever stands on an invention (an I card)",
-    places=("tableau_",),  # the cubes on the cards of tableaus (place_names)
+    places=("tableau_",),  # the cubes on the cards of tableaus (touching)
 )
 def e5_no_cube_on_an_invention(view: Greenland, colour: str) -> Iterable[Finding]:
     tableau = placement(view, colour).tableau
@@ -61,7 +61,7 @@ def e5_no_cube_on_an_invention(view: Greenland, colour: str) -> Iterable[Finding
 @BOOK.invariant(
     "E5",
     "only daughters and livestock (D cards) in another tableau are raided",
-    places=("tableau_",),  # the cubes on the cards of tableaus (place_names)
+    places=("tableau_",),  # the cubes on the cards of tableaus (touching)
     spots=("exogamy",),  # the culture's wives, which it defends
 )
 def e5_only_daughters_and_livestock_are_raided(view: Greenland, colour: str) -> Iterable[Finding]:

@@ -249,7 +249,7 @@ def _card(view: Greenland, place_id: str) -> str | None:
 @BOOK.transition(
     "E2",
     "colonists go to the New World by mariner, 4 to a mariner",
-    places=(NEW_WORLD_CARD,),  # a move to a New World card (place_names)
+    places=(NEW_WORLD_CARD,),  # a move to a New World card (touching)
 )
 def e2_colonists_arrive_by_mariner(
     view: Greenland, move: Move, moves: Sequence[Move]
@@ -319,7 +319,7 @@ def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[st
 @BOOK.transition(
     "E4",
     "a colony is abandoned whole, by mariner",
-    places=(NEW_WORLD_CARD,),  # a move from a New World card (place_names)
+    places=(NEW_WORLD_CARD,),  # a move from a New World card (touching)
 )
 def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     place = view.state.places.get(move.src.place)  # _card, read here: every move
