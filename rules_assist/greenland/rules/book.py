@@ -117,12 +117,6 @@ def placement(view: Greenland, colour: str) -> Placement:
             return found
     else:
         kept = view._placements = (state.positions, {})
-    carried = view._carried
-    if carried is not None and carried[0] != state.positions:  # the move is made
-        found = carried[1].get(colour)
-        if found is not None:
-            kept[1][colour] = found
-            return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
@@ -142,9 +136,8 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
     state = view.state
     after = Greenland(state, view.cards)
     after._off, after._seats = view._off, view._seats
-    memo = state.positions_memo()
-    tried = memo.get(_TRIED, 0)
-    memo[_TRIED] = tried + 1
+    tried = view._tried  # moves checked on this table (the view is read once a table)
+    view._tried = tried + 1
     if tried >= _TRIES and len(moves) == 1:
         move = moves[0]
         source = move.src[0]  # Where's fields by index (no look-up on its class): the place
@@ -154,12 +147,11 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
             if colour is not None and piece.owner == colour and piece.kind in CUBES:
                 # read on this table: the cards and the culture's cubes' order stay as they are
                 found = _gone_hunting(view, colour, placement(view, colour), move)
-                if found is not None:
-                    after._carried = (state.positions, {colour: found}, move)
+                if found is not None:  # a move raises the table's positions by one
+                    after._placements = (state.positions + 1, {colour: found})
     return after
 
 
-_TRIED = "greenland.moves_tried"  # in the positions memo: how many moves were checked here
 _TRIES = 4  # checked on this table before: reading the placement once for the next pays
 
 
