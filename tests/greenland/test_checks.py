@@ -112,6 +112,21 @@ def test_e5_yellow_with_a_war_chief_may_raid_the_norse(game) -> None:
     assert rules(game.table.submit(command, "yellow")) == []  # one mariner carries him south
 
 
+def test_e5_a_war_chief_leaving_leaves_the_raid_without_one(game, greenland) -> None:
+    """E5: the raid rules read the war chiefs as well as the tableaus' cards: a move off the
+    rank 4 elder space touches no tableau and is judged by them, as the audit judges the table."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    cube = game.state.places["hunters_yellow"].contents[1]
+    raid = actions.move(game.state, cube, "norse-daughter-2", spot="hunters")
+    assert rules(game.table.submit(raid, "yellow")) == []
+    pieces = game.state.pieces
+    chief = next(p for p in game.state.places["elder-yellow"].contents if pieces[p].spot == "rank4")
+    change = game.table.submit(actions.move(game.state, chief, "hunters_yellow"), "yellow")
+    assert [f.pieces for f in change.findings if "war chief" in f.message] == [(cube,)]
+    found = audit(game.state, Cards.of(greenland))
+    assert [f.pieces for f in found if "war chief" in f.message] == [(cube,)]
+
+
 def test_d7_a_maritime_biome_during_the_ban(game) -> None:
     game.table.policy = Policy(Mode.STRICT)
     game.table.submit(
