@@ -398,7 +398,7 @@ def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     " its culture has cubes (not the New World) or its own daughter or livestock",
 )
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    if move.src.spot != "hunters" or not _assigning(view):
+    if move.src[2] != "hunters" or not _assigning(view):  # the spot (by index: quicker)
         return ()
     cube = moved_cube(view, move)
     if cube is None:

@@ -102,6 +102,7 @@ class Placement:
 
 
 _BOWLS = ("hunters_", "valhalla_")
+_BOWL_COLOURS = {f"{bowl}{colour}": colour for bowl in _BOWLS for colour in COLOURS}
 _KEYS: dict[str, tuple[str, str]] = {}
 _COUNT_KEYS: dict[str, tuple[str, str]] = {}
 CUBES = ("cube", "alpha")
@@ -140,11 +141,11 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
     view._tried = tried + 1
     if tried >= _TRIES and len(moves) == 1:
         move = moves[0]
-        source = move.src[0]  # Where's fields by index (no look-up on its class): the place
-        if move.dst[2] == "hunters" and source.startswith(_BOWLS):  # the spot
-            colour = colour_of_place(source)
+        # Where's fields by index (no look-up on its class): the place left, the spot reached
+        colour = _BOWL_COLOURS.get(move.src[0])
+        if colour is not None and move.dst[2] == "hunters":
             piece = state.pieces[move.piece]
-            if colour is not None and piece.owner == colour and piece.kind in CUBES:
+            if piece.owner == colour and piece.kind in CUBES:
                 # read on this table: the cards and the culture's cubes' order stay as they are
                 found = _gone_hunting(view, colour, placement(view, colour), move)
                 if found is not None:  # a move raises the table's positions by one
@@ -182,7 +183,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
         hunting = {card: [move.piece], **hunting}
     else:
         return None
-    if view.state.pieces[card].place.startswith("tableau_"):
+    if view.state.pieces[card].place[:8] == "tableau_":  # (startswith parses its arguments)
         return None  # a tableau card: its hunters change the tableau's reading too: read it whole
     found = Placement.__new__(Placement)
     found.small, found.alphas, found.hunting, found.tableau = (

@@ -216,7 +216,7 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
         return ()
     needed = _mariners(view, colour, outside, here)
     by_sea = _carrying(view, arrived, left) if arrived or left else 0
-    mariners = here.mariners
+    mariners = here.ranks.get("rank6", 0)  # here.mariners, read here: a property is a call
     if needed + by_sea <= mariners:
         return ()
     parts = []
