@@ -255,6 +255,15 @@ class Rulebook:
     # None: the places' ids and ``seats_touched``
     touching: Callable[[Any, Sequence[Move]], tuple[Any, Sequence[str]]] | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # its keys in a table's memo (``_now``'s, ``check``'s first part): made once, read every check
+    _now_key: tuple[str, int] = field(init=False, repr=False, compare=False)
+    _check_key: tuple[str, int] = field(init=False, repr=False, compare=False)
+    # the seat each actor acts for (``seat_of``), as asked
+    _seats: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._now_key = ("rules.now", id(self))
+        self._check_key = ("rules.check", id(self))
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
@@ -376,7 +385,7 @@ class Rulebook:
     def _now(self, state: TableState, memo: dict[Any, Any]) -> tuple[Any, Any, _Active]:
         """(self, the reading of the table, ``_active_now``) kept in the table's memo: a view
         of the table read again and again while it stays as it is."""
-        key = ("rules.now", id(self))
+        key = self._now_key
         found = memo.get(key)
         if found is None or found[0] is not self:
             reading = self.reading(state)
@@ -524,8 +533,12 @@ class Rulebook:
         memo = state.memo()
         # the rules read the actor only as the seat it acts for (a bot's checks of its
         # candidates, 'red', and the table's check when the bot submits, 'bot:red', are one)
-        seat = seat_of(actor)
-        key = ("rules.check", id(self), id(command), seat)
+        seat = self._seats.get(actor)
+        if seat is None:
+            if len(self._seats) > 256:
+                self._seats.clear()
+            seat = self._seats[actor] = seat_of(actor)
+        key = (self._check_key, id(command), seat)
         kept = memo.get(key)
         if kept is not None and kept[0] is command:  # the command itself, not one with its id
             return list(kept[1])
@@ -550,7 +563,7 @@ class Rulebook:
         moves: list[Move],
         memo: dict[Any, Any],
     ) -> list[Finding]:
-        now = memo.get(("rules.now", id(self)))  # as _now, read here: every check
+        now = memo.get(self._now_key)  # as _now, read here: every check
         if now is None or now[0] is not self:
             now = self._now(state, memo)
         _, reading, active = now
