@@ -592,8 +592,12 @@ class Rulebook:
             if touching is None:
                 touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
-        kinds = active._by_places.get((touched, spots))  # as for_places, read here
-        per_seat, whole, transitions = kinds or active.for_places(touched, spots)
+        if moving:
+            kinds = active._by_places.get((touched, spots))  # as for_places, read here
+            per_seat, whole, transitions = kinds or active.for_places(touched, spots)
+        else:  # it changes more than where pieces are: a rule's places tell too little
+            per_seat, whole = active.per_seat_moved, active.whole_moved
+            transitions = active.transitions
         findings: list[Finding] = found
         if len(moves) == 1:  # the most common: one move
             for rule in transitions:

@@ -97,6 +97,20 @@ def test_e2_the_new_world_needs_mariners(game) -> None:
     assert rules(put(game, red_cubes(game, 4), "vinland")) == []
 
 
+def test_e1_hunters_at_home_need_no_mariner_until_they_go_out(game) -> None:
+    """E1: four Norse hunters on a biome of South Greenland, their homeland, need no mariner;
+    a fifth sent to a biome of the North is outside it, and so are four more there, where one
+    mariner carries only 4 (moving hunters already placed is E6's, a Sun Stone's)."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    cubes = red_cubes(game, 10)
+    assert len(cubes) == 9  # and the Alpha
+    assert rules(put(game, cubes[:4], "shark")) == []
+    assert rules(put(game, cubes[4:5], "walrus")) == []  # the one mariner carries him
+    change = put(game, cubes[5:], "walrus")
+    assert rules(change) == ["E1"]
+    assert "need 2 mariner(s)" in change.findings[0].message
+
+
 def test_e5_a_raid_without_a_war_chief(game) -> None:
     game.table.policy = Policy(Mode.STRICT)
     with pytest.raises(Refused) as refused:

@@ -15,7 +15,7 @@ from typing import Any
 from tabletop.core import Finding, Move, Severity
 
 from ...rules import Rulebook
-from ..view import COLOURS, Greenland
+from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
 
 
 def _no_reading(state: Any) -> Any:
@@ -297,58 +297,114 @@ def moved_cube(view: Greenland, move: Move) -> tuple[str, Any] | None:
 
 
 NEW_WORLD_CARD = "new world card"  # what a New World card's regions are called besides
-_FACTS = "greenland.touching"  # in the positions memo: (owner, place, place) -> touching
+# what a culture's bowl (unassigned hunters, Valhalla) is called besides for a move of a piece
+# that is not the culture's
+FOREIGN_BOWL = "another culture's bowl"
+# what a card's regions are called besides for a move of a culture's piece when the card lies
+# outside the culture's homeland or is a New World card (E1)
+AWAY_FROM_HOME = "a card away from home"
+CARD_MOVING = "a card moving"  # what the places a card (a piece carrying regions) leaves and
+# reaches are called besides
 
 
-def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str | None]:
+def away_from_home(view: Greenland, colour: str, card: str) -> bool:
+    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
+    card are not counted here)."""
+    piece = view.state.pieces[card]
+    place = piece.place
+    if place in ROW_PLACES:
+        if place.startswith("south" if colour == "red" else "north"):
+            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
+    elif place.startswith("tableau_"):
+        owner = place[8:]
+        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
+            return False  # a tableau of the homeland
+    row = view.cards.rows.get(piece.props.get("card", "")) or {}
+    return row.get("type") != "new_world"
+
+
+_FACTS = "greenland.touching"  # in the positions memo: (owner, a card?, place, place) -> touching
+
+
+def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str | None, str | None]:
     """What a move through a place touches besides it (``touching``: for a card's regions
-    the place the card lies in and, for a New World card, ``NEW_WORLD_CARD``) and the culture
+    the place the card lies in and, for a New World card, ``NEW_WORLD_CARD``), the culture
     whose part of the table it is (``seats_touched``: a card's regions are the culture's whose
-    tableau holds the card)."""
+    tableau holds the card) and the card whose regions it is."""
     colour = colour_of_place(place_id)
     place = view.state.places.get(place_id)
     card = place.parent if place is not None else None
     holder = view.state.pieces.get(card) if card is not None else None
     if holder is None:
-        return (), colour
+        return (), colour, None
     if colour is None:
         colour = colour_of_place(holder.place)
     if view.is_new_world(card):  # type: ignore[arg-type]
-        return (holder.place, NEW_WORLD_CARD), colour
-    return (holder.place,), colour
+        return (holder.place, NEW_WORLD_CARD), colour, card
+    return (holder.place,), colour, card
+
+
+def _move_names(
+    view: Greenland, owner: str | None, card_moving: bool, ids: tuple[str, ...]
+) -> tuple[tuple[str, ...], set[str]]:
+    """``touching`` for one move of a piece of ``owner`` (a card carrying regions when
+    ``card_moving``) from and to the places ``ids``: the names, and the seats."""
+    names = ids
+    seats = {owner} if owner in COLOURS else set()
+    for place_id in ids:
+        more, colour, card = _place_facts(view, place_id)
+        names += more
+        if colour is not None:
+            seats.add(colour)
+        if _BOWL_COLOURS.get(place_id, owner) != owner and FOREIGN_BOWL not in names:
+            names += (FOREIGN_BOWL,)
+        if (
+            card is not None
+            and owner in COLOURS
+            and AWAY_FROM_HOME not in names
+            and (NEW_WORLD_CARD in more or away_from_home(view, owner, card))  # type: ignore[arg-type]
+        ):
+            names += (AWAY_FROM_HOME,)
+    if card_moving:
+        names += (CARD_MOVING,)
+    return names, seats
 
 
 def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ...]]:
     """What the moves touch (the rulebook's ``touching``): the places they leave and reach with
     what else those are called (``_place_facts``: a cube on a card of a tableau is in the
-    tableau; a New World card's regions are ``NEW_WORLD_CARD``), for the rules' ``places``, and
-    ``seats_touched``, sorted. One move's is kept in the table's positions memo while no piece
-    moves (the same places and pieces are asked about again as moves are tried)."""
+    tableau; a New World card's regions are ``NEW_WORLD_CARD``; a culture's bowl a piece of
+    another's leaves or reaches, ``FOREIGN_BOWL``; a card outside the homeland of the culture
+    whose piece moves, or in the New World, ``AWAY_FROM_HOME``; the places a card carrying
+    regions leaves and reaches, ``CARD_MOVING``), for the rules' ``places``, and the seats
+    (``seats_touched``), sorted. One move's is kept in the table's positions memo while no
+    piece moves (the same places and pieces are asked about again as moves are tried)."""
+    pieces, places = view.state.pieces, view.state.places
     if len(moves) != 1:
         names: dict[str, int] = {}
+        seats: set[str] = set()
         for move in moves:
-            for place_id in (move.src.place, move.dst.place):
-                names[place_id] = 0
-                for name in _place_facts(view, place_id)[0]:
-                    names[name] = 0
-        return frozenset(names), tuple(sorted(seats_touched(view, moves)))
+            more, also = _move_names(
+                view,
+                pieces[move.piece].owner,
+                move.piece in places,
+                (move.src.place, move.dst.place),
+            )
+            names.update(dict.fromkeys(more, 0))
+            seats |= also
+        return frozenset(names), tuple(sorted(seats))
     move = moves[0]
-    owner = view.state.pieces[move.piece].owner
-    key = (owner, move.src[0], move.dst[0])  # the places (Where's fields by index: quicker)
+    piece = move.piece
+    # the places by index (Where's named fields cost a look-up on its class)
+    key = (pieces[piece].owner, piece in places, move.src[0], move.dst[0])
     memo = view.state.positions_memo()
     known = memo.get(_FACTS)
     if known is None:
         known = memo[_FACTS] = {}
     found = known.get(key)
     if found is None:
-        names_: tuple[str, ...] = key[1:]
-        seats = {owner} if owner in COLOURS else set()
-        for place_id in key[1:]:
-            more, colour = _place_facts(view, place_id)
-            names_ += more
-            if colour is not None:
-                seats.add(colour)
-        found = known[key] = (names_, tuple(sorted(seats)))
+        more, also = _move_names(view, key[0], key[1], key[2:])
+        found = known[key] = (more, tuple(sorted(also)))
     return found
 
 

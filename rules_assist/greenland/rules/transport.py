@@ -40,10 +40,19 @@ from typing import Any
 
 from tabletop.core import Finding, Move
 
-from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
+from ..view import COLOURS, Greenland
 from .assignment import SETTLED as ASSIGNMENT_SETTLED
 from .assignment import reassigned
-from .book import BOOK, NEW_WORLD_CARD, illegal, moved_cube, placement
+from .book import (
+    AWAY_FROM_HOME,
+    BOOK,
+    CARD_MOVING,
+    NEW_WORLD_CARD,
+    away_from_home,
+    illegal,
+    moved_cube,
+    placement,
+)
 
 
 def need(
@@ -62,25 +71,9 @@ def _outside(
     outside = []
     for card, on in hunting:
         count = on if isinstance(on, int) else len(on)
-        if count > 0 and _away(view, colour, card):
+        if count > 0 and away_from_home(view, colour, card):
             outside.append((card, count))
     return outside
-
-
-def _away(view: Greenland, colour: str, card: str) -> bool:
-    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
-    card are not counted here)."""
-    piece = view.state.pieces[card]
-    place = piece.place
-    if place in ROW_PLACES:
-        if place.startswith("south" if colour == "red" else "north"):
-            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
-    elif place.startswith("tableau_"):
-        owner = place[8:]
-        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
-            return False  # a tableau of the homeland
-    row = view.cards.rows.get(piece.props.get("card", "")) or {}
-    return row.get("type") != "new_world"
 
 
 def _mariners(
@@ -186,7 +179,13 @@ def _carrying(view: Greenland, arrived: dict[str, list[str]], left: int) -> int:
     return sum(-(-len(cubes) // load) for cubes in arrived.values()) + -(-left // load)
 
 
-@BOOK.invariant("E1", "hunters outside the homeland need mariners, 4 cubes each, or a sled")
+@BOOK.invariant(
+    "E1",
+    "hunters outside the homeland need mariners, 4 cubes each, or a sled",
+    # a culture's cube on or off a card outside its homeland or in the New World, Valhalla (the
+    # colonists gone), the elders (the mariners), a card moving (its hunters, the sleds)
+    places=(AWAY_FROM_HOME, "valhalla_", "elder-", CARD_MOVING),
+)
 def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
     """Judged until the hunters have gone out (E): a mariner lost afterwards (an attack, F2; a
     hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
@@ -208,7 +207,7 @@ def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[F
             continue
         away = known.get(card)
         if away is None:
-            away = known[card] = _away(view, colour, card)
+            away = known[card] = away_from_home(view, colour, card)
         if away:
             outside.append((card, len(on)))
     arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
