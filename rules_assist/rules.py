@@ -30,8 +30,9 @@ move checker does for the move that broke it. A variant switches rules off by
 section (``off``): their findings never come up.
 
 The rulebook knows no game: the game gives ``reading(state)`` (its view of
-the table), ``seats_touched(reading, moves)`` and which commands are hand
-moves (``moves_of``).
+the table), ``seats_touched(reading, moves)`` (or ``touching``, which names the
+places a move touches as well) and which commands are hand moves
+(``moves_of``).
 """
 
 from __future__ import annotations
