@@ -30,8 +30,9 @@ move checker does for the move that broke it. A variant switches rules off by
 section (``off``): their findings never come up.
 
 The rulebook knows no game: the game gives ``reading(state)`` (its view of
-the table), ``seats_touched(reading, moves)`` and which commands are hand
-moves (``moves_of``).
+the table), ``seats_touched(reading, moves)`` (or ``touching``, which names the
+places a move touches as well) and which commands are hand moves
+(``moves_of``).
 """
 
 from __future__ import annotations
@@ -249,7 +250,21 @@ class Rulebook:
     # the reading before them and read once they are: a game's reading may carry over what
     # they leave as it was; None: ``reading`` of the table then
     reading_after: Callable[[Any, Sequence[Move]], Any] | None = None
+    # what the moves touch, in one look for the move checker: (the places they leave and
+    # reach, with what else the game calls them, matched against the rules' ``places`` as ids
+    # are (a card's regions: the place the card lies in, its kind); ``seats_touched``, sorted);
+    # None: the places' ids and ``seats_touched``
+    touching: Callable[[Any, Sequence[Move]], tuple[Any, Sequence[str]]] | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # its keys in a table's memo (``_now``'s, ``check``'s first part): made once, read every check
+    _now_key: tuple[str, int] = field(init=False, repr=False, compare=False)
+    _check_key: tuple[str, int] = field(init=False, repr=False, compare=False)
+    # the seat each actor acts for (``seat_of``), as asked
+    _seats: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._now_key = ("rules.now", id(self))
+        self._check_key = ("rules.check", id(self))
 
     # ---- declaring --------------------------------------------------------------------
     def invariant(
@@ -371,7 +386,7 @@ class Rulebook:
     def _now(self, state: TableState, memo: dict[Any, Any]) -> tuple[Any, Any, _Active]:
         """(self, the reading of the table, ``_active_now``) kept in the table's memo: a view
         of the table read again and again while it stays as it is."""
-        key = ("rules.now", id(self))
+        key = self._now_key
         found = memo.get(key)
         if found is None or found[0] is not self:
             reading = self.reading(state)
@@ -519,8 +534,12 @@ class Rulebook:
         memo = state.memo()
         # the rules read the actor only as the seat it acts for (a bot's checks of its
         # candidates, 'red', and the table's check when the bot submits, 'bot:red', are one)
-        seat = seat_of(actor)
-        key = ("rules.check", id(self), id(command), seat)
+        seat = self._seats.get(actor)
+        if seat is None:
+            if len(self._seats) > 256:
+                self._seats.clear()
+            seat = self._seats[actor] = seat_of(actor)
+        key = (self._check_key, id(command), seat)
         kept = memo.get(key)
         if kept is not None and kept[0] is command:  # the command itself, not one with its id
             return list(kept[1])
@@ -545,7 +564,7 @@ class Rulebook:
         moves: list[Move],
         memo: dict[Any, Any],
     ) -> list[Finding]:
-        now = memo.get(("rules.now", id(self)))  # as _now, read here: every check
+        now = memo.get(self._now_key)  # as _now, read here: every check
         if now is None or now[0] is not self:
             now = self._now(state, memo)
         _, reading, active = now
@@ -560,15 +579,26 @@ class Rulebook:
                     some = rule(reading, m, moves, seat)
                     if some:
                         found.extend(some)
+        touching = self.touching
+        seats: Sequence[str] | None = None
+        if touching is not None:
+            touched, seats = touching(reading, moves)
         if len(moves) == 1:
             move = moves[0]
-            touched: Any = (move.src.place, move.dst.place)
-            spots: Any = (move.src.spot, move.dst.spot)
+            src, dst = move.src, move.dst  # Where's fields by index: no look-up on its class
+            if touching is None:
+                touched = (src[0], dst[0])  # the places
+            spots: Any = (src[2], dst[2])
         else:
-            touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
+            if touching is None:
+                touched = frozenset([p for m in moves for p in (m.src.place, m.dst.place)])
             spots = frozenset([s for m in moves for s in (m.src.spot, m.dst.spot)])
-        kinds = active._by_places.get((touched, spots))  # as for_places, read here
-        per_seat, whole, transitions = kinds or active.for_places(touched, spots)
+        if moving:
+            kinds = active._by_places.get((touched, spots))  # as for_places, read here
+            per_seat, whole, transitions = kinds or active.for_places(touched, spots)
+        else:  # it changes more than where pieces are: a rule's places tell too little
+            per_seat, whole = active.per_seat_moved, active.whole_moved
+            transitions = active.transitions
         findings: list[Finding] = found
         if len(moves) == 1:  # the most common: one move
             for rule in transitions:
@@ -581,7 +611,8 @@ class Rulebook:
                     some = rule(reading, one, moves)
                     if some:
                         findings.extend(some)
-        seats = sorted(set(self.seats_touched(reading, moves)))
+        if seats is None:
+            seats = sorted(set(self.seats_touched(reading, moves)))
         if (not seats or not per_seat) and not whole:
             return findings
         later = self.reading_after

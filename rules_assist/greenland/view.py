@@ -28,8 +28,10 @@ class Greenland:
         self.cards = cards
         self._off: tuple[str, ...] | None = None
         self._seats: tuple[str, ...] | None = None
-        self._placements: tuple[int, dict[str, Any]] | None = None  # rules/book.py placement
-        self._carried: tuple[int, dict[str, Any], Any] | None = None  # rules/book.py after_moves
+        # rules/book.py placement: (the table's positions, placements read): for a view of the
+        # table after a move, those the move carries over (after_moves)
+        self._placements: tuple[int, dict[str, Any]] | None = None
+        self._tried = 0  # rules/book.py after_moves: moves checked on this table
 
     @property
     def rules_off(self) -> tuple[str, ...]:

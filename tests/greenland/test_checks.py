@@ -97,6 +97,20 @@ def test_e2_the_new_world_needs_mariners(game) -> None:
     assert rules(put(game, red_cubes(game, 4), "vinland")) == []
 
 
+def test_e1_hunters_at_home_need_no_mariner_until_they_go_out(game) -> None:
+    """E1: four Norse hunters on a biome of South Greenland, their homeland, need no mariner;
+    a fifth sent to a biome of the North is outside it, and so are four more there, where one
+    mariner carries only 4 (moving hunters already placed is E6's, a Sun Stone's)."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    cubes = red_cubes(game, 10)
+    assert len(cubes) == 9  # and the Alpha
+    assert rules(put(game, cubes[:4], "shark")) == []
+    assert rules(put(game, cubes[4:5], "walrus")) == []  # the one mariner carries him
+    change = put(game, cubes[5:], "walrus")
+    assert rules(change) == ["E1"]
+    assert "need 2 mariner(s)" in change.findings[0].message
+
+
 def test_e5_a_raid_without_a_war_chief(game) -> None:
     game.table.policy = Policy(Mode.STRICT)
     with pytest.raises(Refused) as refused:
@@ -110,6 +124,21 @@ def test_e5_yellow_with_a_war_chief_may_raid_the_norse(game) -> None:
     cube = game.state.places["hunters_yellow"].contents[1]
     command = actions.move(game.state, cube, "norse-daughter-2", spot="hunters")
     assert rules(game.table.submit(command, "yellow")) == []  # one mariner carries him south
+
+
+def test_e5_a_war_chief_leaving_leaves_the_raid_without_one(game, greenland) -> None:
+    """E5: the raid rules read the war chiefs as well as the tableaus' cards: a move off the
+    rank 4 elder space touches no tableau and is judged by them, as the audit judges the table."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    cube = game.state.places["hunters_yellow"].contents[1]
+    raid = actions.move(game.state, cube, "norse-daughter-2", spot="hunters")
+    assert rules(game.table.submit(raid, "yellow")) == []
+    pieces = game.state.pieces
+    chief = next(p for p in game.state.places["elder-yellow"].contents if pieces[p].spot == "rank4")
+    change = game.table.submit(actions.move(game.state, chief, "hunters_yellow"), "yellow")
+    assert [f.pieces for f in change.findings if "war chief" in f.message] == [(cube,)]
+    found = audit(game.state, Cards.of(greenland))
+    assert [f.pieces for f in found if "war chief" in f.message] == [(cube,)]
 
 
 def test_d7_a_maritime_biome_during_the_ban(game) -> None:

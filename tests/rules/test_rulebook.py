@@ -235,6 +235,44 @@ def test_a_rule_that_names_its_spots_is_checked_only_for_moves_from_or_to_them()
     assert rules_of(book.audit(table.state)) == []  # one cube there: the audit asks, all is well
 
 
+def test_a_game_may_say_what_a_move_touches_besides_the_places_ids():
+    """``touching``: the game names what a move touches in one look, the places with what else
+    it calls them (here the track's last space is 'the goal') and the seats; a rule naming
+    'goal' in its places is asked about a move onto that space and not about one elsewhere."""
+    book = make_book()
+    read: list[str] = []
+    asked: list[int] = []
+
+    def touching(reading: Reading, moves: Sequence[Move]) -> tuple[tuple[str, ...], list[str]]:
+        asked.append(len(moves))
+        names = tuple(p for m in moves for p in (m.src.place, m.dst.place))
+        if any(m.dst.place == "track" and m.dst.spot == "t3" for m in moves):
+            names += ("goal",)
+        return names, sorted(set(owners(reading, moves)))
+
+    book.touching = touching
+
+    @book.invariant("T5", "one cube at most reaches the goal", per_seat=False, places=("goal",))
+    def one_at_the_goal(reading: Reading, seat: None) -> Iterator[Finding]:
+        read.append("T5")
+        pieces = reading.state.place("track").contents
+        if sum(1 for p in pieces if reading.state.pieces[p].spot == "t3") > 1:
+            yield Finding("T5", "two cubes reached the goal")
+
+    table = sample_table()
+    assert rules_of(book.check(table.state, to_track(table.state, "cube0", "t1"), "red")) == []
+    assert read == [] and asked == [1]  # onto the track short of the goal: T5 was not asked
+    put(table, to_track(table.state, "cube0", "t3"))
+    found = book.check(table.state, to_track(table.state, "cube1", "t3"), "red")
+    assert rules_of(found) == ["T5"]
+    first = to_track(table.state, "cube1", "t1")
+    first.apply(table.state)
+    second = to_track(table.state, "cube2", "t3")
+    first.inverse().apply(table.state)
+    found = book.check(table.state, Compound("two", (first, second)), "red")
+    assert rules_of(found) == ["T1", "T5"] and asked[-1] == 2  # three of red's, two at the goal
+
+
 def test_a_rule_of_the_variants_without_a_section_is_played_only_by_them():
     """``only_without``: a beginners' rule comes into play when its variant switches the
     advanced rule off, in the move checker and in the audit alike."""

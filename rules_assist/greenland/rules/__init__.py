@@ -46,7 +46,7 @@ from . import (  # noqa: F401  (they declare the rules)
     supply,
     transport,
 )
-from .book import BOOK, after_moves, seats_touched
+from .book import BOOK, after_moves, seats_touched, touching
 
 __all__ = ["BOOK", "rulebook_for"]
 
@@ -76,6 +76,7 @@ def rulebook_for(cards: Cards | Any) -> Rulebook:
         seats_touched=seats_touched,
         off=_rules_off,
         reading_after=after_moves,
+        touching=touching,
     )
     if len(_BOOKS) >= _KEPT:
         _BOOKS.clear()

@@ -40,7 +40,15 @@ from tabletop.core import Finding, Move
 
 from ..payments import promotion_means
 from ..view import Greenland
-from .book import BOOK, illegal, moved_cube, permanent_ids, placement, plays_without
+from .book import (
+    BOOK,
+    NEW_WORLD_CARD,
+    illegal,
+    moved_cube,
+    permanent_ids,
+    placement,
+    plays_without,
+)
 
 EMISSARY_SPOT = "rank1"  # I5: an emissary goes to the first rank of the other card
 START = "assignment.start"  # E4: what each culture had when the assignment phase began
@@ -212,6 +220,10 @@ def _assignment_start(view: Greenland) -> dict[str, Any] | None:
     "E4",
     "one elder, colonist or husband at most comes back in the assignment phase, and only to a"
     " culture that began it with one or no unassigned hunters",
+    # the cubes permanently assigned (elders, colonists, husbands) and Valhalla's, beside the
+    # record the phase's start writes
+    places=("elder-", "valhalla_", NEW_WORLD_CARD),
+    spots=("exogamy",),
 )
 def e4_taken_back_at_most_one(view: Greenland, colour: str) -> Iterable[Finding]:
     start = _assignment_start(view)
@@ -386,7 +398,7 @@ def e6_reassignments_at_most(view: Greenland, colour: str) -> Iterable[Finding]:
     " its culture has cubes (not the New World) or its own daughter or livestock",
 )
 def e6_reassignment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
-    if move.src.spot != "hunters" or not _assigning(view):
+    if move.src[2] != "hunters" or not _assigning(view):  # the spot (by index: quicker)
         return ()
     cube = moved_cube(view, move)
     if cube is None:

@@ -15,7 +15,7 @@ from typing import Any
 from tabletop.core import Finding, Move, Severity
 
 from ...rules import Rulebook
-from ..view import COLOURS, Greenland
+from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
 
 
 def _no_reading(state: Any) -> Any:
@@ -67,6 +67,8 @@ class Placement:
         "permanent",
         "away",
         "sleds",
+        "base",
+        "order",
     )
 
     def __init__(self, small: int = 0, alphas: int = 0) -> None:
@@ -85,6 +87,10 @@ class Placement:
         # while the cards stay where they are (a placement carried over shares it)
         self.away: dict[str, bool] = {}
         self.sleds: int | None = None  # E1: its sleds (transport.py), once read
+        # the placement this one was carried over from (after_moves), which keeps the sleds
+        # read for either; None: read from the cubes
+        self.base: Placement | None = None
+        self.order: dict[str, int] | None = None  # ``_order``, once read
 
     @property
     def mariners(self) -> int:
@@ -96,6 +102,7 @@ class Placement:
 
 
 _BOWLS = ("hunters_", "valhalla_")
+_BOWL_COLOURS = {f"{bowl}{colour}": colour for bowl in _BOWLS for colour in COLOURS}
 _KEYS: dict[str, tuple[str, str]] = {}
 _COUNT_KEYS: dict[str, tuple[str, str]] = {}
 CUBES = ("cube", "alpha")
@@ -111,12 +118,6 @@ def placement(view: Greenland, colour: str) -> Placement:
             return found
     else:
         kept = view._placements = (state.positions, {})
-    carried = view._carried
-    if carried is not None and carried[0] != state.positions:  # the move is made
-        found = carried[1].get(colour)
-        if found is not None:
-            kept[1][colour] = found
-            return found
     memo = state.positions_memo()
     key = _KEYS.get(colour) or _KEYS.setdefault(colour, ("greenland.placement", colour))
     found = memo.get(key)
@@ -136,31 +137,32 @@ def after_moves(view: Greenland, moves: Sequence[Move]) -> Greenland:
     state = view.state
     after = Greenland(state, view.cards)
     after._off, after._seats = view._off, view._seats
-    memo = state.positions_memo()
-    tried = memo.get(_TRIED, 0)
-    memo[_TRIED] = tried + 1
+    tried = view._tried  # moves checked on this table (the view is read once a table)
+    view._tried = tried + 1
     if tried >= _TRIES and len(moves) == 1:
         move = moves[0]
-        if move.dst.spot == "hunters" and move.src.place.startswith(_BOWLS):
-            colour = colour_of_place(move.src.place)
+        # Where's fields by index (no look-up on its class): the place left, the spot reached
+        colour = _BOWL_COLOURS.get(move.src[0])
+        if colour is not None and move.dst[2] == "hunters":
             piece = state.pieces[move.piece]
-            if colour is not None and piece.owner == colour and piece.kind in CUBES:
+            if piece.owner == colour and piece.kind in CUBES:
                 # read on this table: the cards and the culture's cubes' order stay as they are
                 found = _gone_hunting(view, colour, placement(view, colour), move)
-                if found is not None:
-                    after._carried = (state.positions, {colour: found}, move)
+                if found is not None:  # a move raises the table's positions by one
+                    after._placements = (state.positions + 1, {colour: found})
     return after
 
 
-_TRIED = "greenland.moves_tried"  # in the positions memo: how many moves were checked here
 _TRIES = 4  # checked on this table before: reading the placement once for the next pays
 
 
 def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -> Placement | None:
     """``before`` with the cube the move takes from the culture's own bowls hunting on the card
     it goes to; None when that is not so simply had (read the placement whole)."""
-    card = view.state.places[move.dst.place].parent
-    order = _order(view, colour)
+    card = view.state.places[move.dst[0]].parent  # the place's
+    order = before.order
+    if order is None:
+        order = before.order = _order(view, colour)
     at = order.get(move.piece)
     if card is None or at is None or move.piece in view.state.places:
         return None
@@ -181,7 +183,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
         hunting = {card: [move.piece], **hunting}
     else:
         return None
-    if view.state.pieces[card].place.startswith("tableau_"):
+    if view.state.pieces[card].place[:8] == "tableau_":  # (startswith parses its arguments)
         return None  # a tableau card: its hunters change the tableau's reading too: read it whole
     found = Placement.__new__(Placement)
     found.small, found.alphas, found.hunting, found.tableau = (
@@ -192,7 +194,7 @@ def _gone_hunting(view: Greenland, colour: str, before: Placement, move: Move) -
     )
     found.visiting, found.exogamy, found.astray = before.visiting, before.exogamy, before.astray
     found.ranks, found.elders, found.away = before.ranks, before.elders, before.away
-    found.sleds = before.sleds  # the same tableau cards
+    found.sleds, found.base, found.order = before.sleds, before, order  # the same tableau cards
     permanent = before.permanent  # the permanent ids as well: a colonist is one more
     if permanent is None:
         permanent = before.permanent = _permanent(view, before)
@@ -294,33 +296,129 @@ def moved_cube(view: Greenland, move: Move) -> tuple[str, Any] | None:
     return piece.owner, piece
 
 
-def seats_touched(view: Greenland, moves: list[Move]) -> set[str]:
+NEW_WORLD_CARD = "new world card"  # what a New World card's regions are called besides
+# what a culture's bowl (unassigned hunters, Valhalla) is called besides for a move of a piece
+# that is not the culture's
+FOREIGN_BOWL = "another culture's bowl"
+# what a card's regions are called besides for a move of a culture's piece when the card lies
+# outside the culture's homeland or is a New World card (E1)
+AWAY_FROM_HOME = "a card away from home"
+CARD_MOVING = "a card moving"  # what the places a card (a piece carrying regions) leaves and
+# reaches are called besides
+
+
+def away_from_home(view: Greenland, colour: str, card: str) -> bool:
+    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
+    card are not counted here)."""
+    piece = view.state.pieces[card]
+    place = piece.place
+    if place in ROW_PLACES:
+        if place.startswith("south" if colour == "red" else "north"):
+            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
+    elif place.startswith("tableau_"):
+        owner = place[8:]
+        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
+            return False  # a tableau of the homeland
+    row = view.cards.rows.get(piece.props.get("card", "")) or {}
+    return row.get("type") != "new_world"
+
+
+_FACTS = "greenland.touching"  # in the positions memo: (owner, a card?, place, place) -> touching
+
+
+def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str | None, str | None]:
+    """What a move through a place touches besides it (``touching``: for a card's regions
+    the place the card lies in and, for a New World card, ``NEW_WORLD_CARD``), the culture
+    whose part of the table it is (``seats_touched``: a card's regions are the culture's whose
+    tableau holds the card) and the card whose regions it is."""
+    colour = colour_of_place(place_id)
+    place = view.state.places.get(place_id)
+    card = place.parent if place is not None else None
+    holder = view.state.pieces.get(card) if card is not None else None
+    if holder is None:
+        return (), colour, None
+    if colour is None:
+        colour = colour_of_place(holder.place)
+    if view.is_new_world(card):  # type: ignore[arg-type]
+        return (holder.place, NEW_WORLD_CARD), colour, card
+    return (holder.place,), colour, card
+
+
+def _move_names(
+    view: Greenland, owner: str | None, card_moving: bool, ids: tuple[str, ...]
+) -> tuple[tuple[str, ...], set[str]]:
+    """``touching`` for one move of a piece of ``owner`` (a card carrying regions when
+    ``card_moving``) from and to the places ``ids``: the names, and the seats."""
+    names = ids
+    seats = {owner} if owner in COLOURS else set()
+    for place_id in ids:
+        more, colour, card = _place_facts(view, place_id)
+        names += more
+        if colour is not None:
+            seats.add(colour)
+        if _BOWL_COLOURS.get(place_id, owner) != owner and FOREIGN_BOWL not in names:
+            names += (FOREIGN_BOWL,)
+        if (
+            card is not None
+            and owner in COLOURS
+            and AWAY_FROM_HOME not in names
+            and (NEW_WORLD_CARD in more or away_from_home(view, owner, card))  # type: ignore[arg-type]
+        ):
+            names += (AWAY_FROM_HOME,)
+    if card_moving:
+        names += (CARD_MOVING,)
+    return names, seats
+
+
+def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ...]]:
+    """What the moves touch (the rulebook's ``touching``): the places they leave and reach with
+    what else those are called (``_place_facts``: a cube on a card of a tableau is in the
+    tableau; a New World card's regions are ``NEW_WORLD_CARD``; a culture's bowl a piece of
+    another's leaves or reaches, ``FOREIGN_BOWL``; a card outside the homeland of the culture
+    whose piece moves, or in the New World, ``AWAY_FROM_HOME``; the places a card carrying
+    regions leaves and reaches, ``CARD_MOVING``), for the rules' ``places``, and the seats
+    (``seats_touched``), sorted. One move's is kept in the table's positions memo while no
+    piece moves (the same places and pieces are asked about again as moves are tried)."""
+    pieces, places = view.state.pieces, view.state.places
+    if len(moves) != 1:
+        names: dict[str, int] = {}
+        seats: set[str] = set()
+        for move in moves:
+            more, also = _move_names(
+                view,
+                pieces[move.piece].owner,
+                move.piece in places,
+                (move.src.place, move.dst.place),
+            )
+            names.update(dict.fromkeys(more, 0))
+            seats |= also
+        return frozenset(names), tuple(sorted(seats))
+    move = moves[0]
+    piece = move.piece
+    # the places by index (Where's named fields cost a look-up on its class)
+    key = (pieces[piece].owner, piece in places, move.src[0], move.dst[0])
+    memo = view.state.positions_memo()
+    known = memo.get(_FACTS)
+    if known is None:
+        known = memo[_FACTS] = {}
+    found = known.get(key)
+    if found is None:
+        more, also = _move_names(view, key[0], key[1], key[2:])
+        found = known[key] = (more, tuple(sorted(also)))
+    return found
+
+
+def seats_touched(view: Greenland, moves: Sequence[Move]) -> set[str]:
     """The cultures whose part of the table the moves change: the owners of what moves, the
     owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
-    pieces, places = view.state.pieces, view.state.places
+    pieces = view.state.pieces
     seats: set[str] = set()
-    known = _PLACE_COLOURS
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
         for place_id in (move.src.place, move.dst.place):
-            colour = known.get(place_id, "")
-            if colour == "":
-                colour = colour_of_place(place_id)
-            if colour is None:  # a card's regions: the culture whose tableau holds the card
-                place = places.get(place_id)
-                holder = (
-                    pieces.get(place.parent)
-                    if place is not None and place.parent is not None
-                    else None
-                )
-                if holder is None:
-                    continue
-                colour = known.get(holder.place, "")
-                if colour == "":
-                    colour = colour_of_place(holder.place)
-                if colour is None:
-                    continue
-            seats.add(colour)
+            colour = _place_facts(view, place_id)[1]
+            if colour is not None:
+                seats.add(colour)
     return seats

@@ -38,7 +38,11 @@ def _foreign(view: Greenland, colour: str) -> Iterable[tuple[str, dict, list[str
                 yield card, row, cubes
 
 
-@BOOK.invariant("E5", "no cube ever stands on an invention (an I card)")
+@BOOK.invariant(
+    "E5",
+    "no cube ever stands on an invention (an I card)",
+    places=("tableau_",),  # the cubes on the cards of tableaus (touching)
+)
 def e5_no_cube_on_an_invention(view: Greenland, colour: str) -> Iterable[Finding]:
     tableau = placement(view, colour).tableau
     if not tableau:
@@ -54,7 +58,12 @@ def e5_no_cube_on_an_invention(view: Greenland, colour: str) -> Iterable[Finding
     return found
 
 
-@BOOK.invariant("E5", "only daughters and livestock (D cards) in another tableau are raided")
+@BOOK.invariant(
+    "E5",
+    "only daughters and livestock (D cards) in another tableau are raided",
+    places=("tableau_",),  # the cubes on the cards of tableaus (touching)
+    spots=("exogamy",),  # the culture's wives, which it defends
+)
 def e5_only_daughters_and_livestock_are_raided(view: Greenland, colour: str) -> Iterable[Finding]:
     if not placement(view, colour).tableau:
         return ()
@@ -69,7 +78,12 @@ def e5_only_daughters_and_livestock_are_raided(view: Greenland, colour: str) -> 
     ]
 
 
-@BOOK.invariant("E5", "a raid needs a war chief (a rank 4 elder)")
+@BOOK.invariant(
+    "E5",
+    "a raid needs a war chief (a rank 4 elder)",
+    places=("tableau_", "elder-"),  # the cubes on the cards of tableaus, the elders
+    spots=("exogamy",),
+)
 def e5_a_raid_needs_a_war_chief(view: Greenland, colour: str) -> Iterable[Finding]:
     if not placement(view, colour).tableau:
         return ()
@@ -86,7 +100,12 @@ def e5_a_raid_needs_a_war_chief(view: Greenland, colour: str) -> Iterable[Findin
     ]
 
 
-@BOOK.invariant("E5", "a D card marked 'no raid' is never livestock raided")
+@BOOK.invariant(
+    "E5",
+    "a D card marked 'no raid' is never livestock raided",
+    places=("tableau_",),
+    spots=("exogamy",),
+)
 def e5_no_raid_cards(view: Greenland, colour: str) -> Iterable[Finding]:
     if not placement(view, colour).tableau:
         return ()

@@ -17,7 +17,7 @@ from tabletop.core import Finding, Severity
 
 from ..hands import excess, hand, hand_size
 from ..view import Greenland
-from .book import BOOK, illegal, placement
+from .book import BOOK, FOREIGN_BOWL, illegal, placement
 
 DISKS = ("energy", "ivory", "iron")
 
@@ -41,7 +41,11 @@ def b4_cubes_a_culture_owns(view: Greenland, colour: str) -> Iterable[Finding]:
     )
 
 
-@BOOK.invariant("B4", "a culture's unassigned hunters and Valhalla hold only its own cubes")
+@BOOK.invariant(
+    "B4",
+    "a culture's unassigned hunters and Valhalla hold only its own cubes",
+    places=(FOREIGN_BOWL,),  # a piece coming to or going from another culture's bowl (touching)
+)
 def b4_own_bowls(view: Greenland, colour: str) -> Iterable[Finding]:
     astray = placement(view, colour).astray
     if not astray:

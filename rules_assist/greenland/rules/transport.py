@@ -40,10 +40,19 @@ from typing import Any
 
 from tabletop.core import Finding, Move
 
-from ..view import COLOURS, NORTH_CULTURES, ROW_PLACES, Greenland
+from ..view import COLOURS, Greenland
 from .assignment import SETTLED as ASSIGNMENT_SETTLED
 from .assignment import reassigned
-from .book import BOOK, illegal, moved_cube, placement
+from .book import (
+    AWAY_FROM_HOME,
+    BOOK,
+    CARD_MOVING,
+    NEW_WORLD_CARD,
+    away_from_home,
+    illegal,
+    moved_cube,
+    placement,
+)
 
 
 def need(
@@ -56,42 +65,15 @@ def need(
 
 
 def _outside(
-    view: Greenland,
-    colour: str,
-    hunting: Iterable[tuple[str, Any]],
-    known: dict[str, bool] | None = None,
+    view: Greenland, colour: str, hunting: Iterable[tuple[str, Any]]
 ) -> list[tuple[str, int]]:
-    """The cards outside the homeland among (card, count or cubes), with their counts;
-    ``known``: what ``_away`` said of cards, kept while the cards stay where they are."""
+    """The cards outside the homeland among (card, count or cubes), with their counts."""
     outside = []
     for card, on in hunting:
         count = on if isinstance(on, int) else len(on)
-        if count <= 0:
-            continue
-        away = known.get(card) if known is not None else None
-        if away is None:
-            away = _away(view, colour, card)
-            if known is not None:
-                known[card] = away
-        if away:
+        if count > 0 and away_from_home(view, colour, card):
             outside.append((card, count))
     return outside
-
-
-def _away(view: Greenland, colour: str, card: str) -> bool:
-    """E1: hunters on this card are outside the culture's homeland (colonists on a New World
-    card are not counted here)."""
-    piece = view.state.pieces[card]
-    place = piece.place
-    if place in ROW_PLACES:
-        if place.startswith("south" if colour == "red" else "north"):
-            return False  # a biome of the homeland: the Norse South, Thule and Tunit North
-    elif place.startswith("tableau_"):
-        owner = place[8:]
-        if owner == colour or (colour in NORTH_CULTURES and owner in NORTH_CULTURES):
-            return False  # a tableau of the homeland
-    row = view.cards.rows.get(piece.props.get("card", "")) or {}
-    return row.get("type") != "new_world"
 
 
 def _mariners(
@@ -112,7 +94,13 @@ def _mariners(
     else:
         sleds = here.sleds
         if sleds is None:
-            sleds = here.sleds = _sleds(view, colour)
+            base = here.base  # carried over from it: the same tableau cards
+            sleds = base.sleds if base is not None else None
+            if sleds is None:
+                sleds = _sleds(view, colour)
+                if base is not None:
+                    base.sleds = sleds
+            here.sleds = sleds
     for _card, count in outside[sleds:]:  # a sled: any number to one card
         needed += -(-count // load)
     return needed
@@ -191,28 +179,43 @@ def _carrying(view: Greenland, arrived: dict[str, list[str]], left: int) -> int:
     return sum(-(-len(cubes) // load) for cubes in arrived.values()) + -(-left // load)
 
 
-@BOOK.invariant("E1", "hunters outside the homeland need mariners, 4 cubes each, or a sled")
+@BOOK.invariant(
+    "E1",
+    "hunters outside the homeland need mariners, 4 cubes each, or a sled",
+    # a culture's cube on or off a card outside its homeland or in the New World, Valhalla (the
+    # colonists gone), the elders (the mariners), a card moving (its hunters, the sleds)
+    places=(AWAY_FROM_HOME, "valhalla_", "elder-", CARD_MOVING),
+)
 def e1_mariners_outside_the_homeland(view: Greenland, colour: str) -> Iterable[Finding]:
     """Judged until the hunters have gone out (E): a mariner lost afterwards (an attack, F2; a
     hunt's attrition, G) does not call hunters already out back, so the table is not wrong then."""
-    if view.state.counters.get("phase") in AFTER_ASSIGNMENT:
+    counters = view.state.counters
+    if counters.get("phase") in AFTER_ASSIGNMENT:
         return ()
     here = placement(view, colour)
     hunting = here.hunting
-    if not hunting and SETTLED not in view.state.counters:
+    if not hunting and SETTLED not in counters:
         return ()
-    counters = view.state.counters
     # E6: the Sun Stone's hunters need no mariner (none without the record of the others done)
     moved = reassigned(view, colour) if ASSIGNMENT_SETTLED in counters else None
     if moved:
         hunting = {card: [c for c in on if c not in moved] for card, on in hunting.items()}
-    outside = _outside(view, colour, hunting.items(), here.away)
+    known = here.away  # _outside, read here: every check of a hunter's move
+    outside = []
+    for card, on in hunting.items():
+        if not on:
+            continue
+        away = known.get(card)
+        if away is None:
+            away = known[card] = away_from_home(view, colour, card)
+        if away:
+            outside.append((card, len(on)))
     arrived, left = (carried(view, colour) if SETTLED in counters else None) or ({}, 0)
     if not outside and not arrived and not left:
         return ()
     needed = _mariners(view, colour, outside, here)
     by_sea = _carrying(view, arrived, left) if arrived or left else 0
-    mariners = here.mariners
+    mariners = here.ranks.get("rank6", 0)  # here.mariners, read here: a property is a call
     if needed + by_sea <= mariners:
         return ()
     parts = []
@@ -242,7 +245,11 @@ def _card(view: Greenland, place_id: str) -> str | None:
     return place.parent if place is not None else None
 
 
-@BOOK.transition("E2", "colonists go to the New World by mariner, 4 to a mariner")
+@BOOK.transition(
+    "E2",
+    "colonists go to the New World by mariner, 4 to a mariner",
+    places=(NEW_WORLD_CARD,),  # a move to a New World card (touching)
+)
 def e2_colonists_arrive_by_mariner(
     view: Greenland, move: Move, moves: Sequence[Move]
 ) -> Iterable[Finding]:
@@ -308,7 +315,11 @@ def _after(view: Greenland, colour: str, moves: Sequence[Move]) -> tuple[dict[st
     return hunting, mariners
 
 
-@BOOK.transition("E4", "a colony is abandoned whole, by mariner")
+@BOOK.transition(
+    "E4",
+    "a colony is abandoned whole, by mariner",
+    places=(NEW_WORLD_CARD,),  # a move from a New World card (touching)
+)
 def e4_colony_abandonment(view: Greenland, move: Move, moves: Sequence[Move]) -> Iterable[Finding]:
     place = view.state.places.get(move.src.place)  # _card, read here: every move
     origin = place.parent if place is not None else None
