@@ -111,6 +111,22 @@ def test_e1_hunters_at_home_need_no_mariner_until_they_go_out(game) -> None:
     assert "need 2 mariner(s)" in change.findings[0].message
 
 
+def test_e1_a_card_moved_by_hand_takes_its_hunters_away_from_home(game, greenland) -> None:
+    """E1: hunters on a biome of their homeland need no mariner; the card moved by hand to a
+    row of the North takes them outside it, and the move checker finds what the audit finds
+    of the table it makes (the card's riders are the seats the move touches)."""
+    game.table.policy = Policy(Mode.ADVISORY)
+    assert rules(put(game, red_cubes(game, 8), "shark")) == []
+    row = game.state.pieces["walrus"].place
+    change = game.table.submit(actions.move(game.state, "shark", row), "red")
+    assert rules(change) == ["E1"]
+    assert "need 2 mariner(s)" in change.findings[0].message
+    found = audit(game.state, Cards.of(greenland))
+    assert [f.describe() for f in change.findings] == [
+        f.describe() for f in found if f.rule == "E1"
+    ]
+
+
 def test_e5_a_raid_without_a_war_chief(game) -> None:
     game.table.policy = Policy(Mode.STRICT)
     with pytest.raises(Refused) as refused:

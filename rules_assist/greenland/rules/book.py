@@ -345,29 +345,40 @@ def _place_facts(view: Greenland, place_id: str) -> tuple[tuple[str, ...], str |
 
 
 def _move_names(
-    view: Greenland, owner: str | None, card_moving: bool, ids: tuple[str, ...]
+    view: Greenland, owner: str | None, card: str | None, ids: tuple[str, ...]
 ) -> tuple[tuple[str, ...], set[str]]:
-    """``touching`` for one move of a piece of ``owner`` (a card carrying regions when
-    ``card_moving``) from and to the places ``ids``: the names, and the seats."""
+    """``touching`` for one move of a piece of ``owner`` (``card``: the piece, when it carries
+    regions) from and to the places ``ids``: the names, and the seats."""
     names = ids
     seats = {owner} if owner in COLOURS else set()
+    if card is not None:  # the cultures whose pieces ride on it move with it
+        seats |= _riders(view, card)
     for place_id in ids:
-        more, colour, card = _place_facts(view, place_id)
+        more, colour, under = _place_facts(view, place_id)  # under: the card it is a region of
         names += more
         if colour is not None:
             seats.add(colour)
         if _BOWL_COLOURS.get(place_id, owner) != owner and FOREIGN_BOWL not in names:
             names += (FOREIGN_BOWL,)
         if (
-            card is not None
+            under is not None
             and owner in COLOURS
             and AWAY_FROM_HOME not in names
-            and (NEW_WORLD_CARD in more or away_from_home(view, owner, card))  # type: ignore[arg-type]
+            and (NEW_WORLD_CARD in more or away_from_home(view, owner, under))  # type: ignore[arg-type]
         ):
             names += (AWAY_FROM_HOME,)
-    if card_moving:
+    if card is not None:
         names += (CARD_MOVING,)
     return names, seats
+
+
+def _riders(view: Greenland, card: str) -> set[str]:
+    """The cultures with pieces on a card's regions."""
+    regions = view.state.regions_of(card)
+    if regions is None:
+        return set()
+    pieces = view.state.pieces
+    return {o for o in (pieces[p].owner for p in regions.contents) if o in COLOURS}
 
 
 def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ...]]:
@@ -387,7 +398,7 @@ def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ..
             more, also = _move_names(
                 view,
                 pieces[move.piece].owner,
-                move.piece in places,
+                move.piece if move.piece in places else None,
                 (move.src.place, move.dst.place),
             )
             names.update(dict.fromkeys(more, 0))
@@ -396,7 +407,8 @@ def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ..
     move = moves[0]
     piece = move.piece
     # the places by index (Where's named fields cost a look-up on its class)
-    key = (pieces[piece].owner, piece in places, move.src[0], move.dst[0])
+    # a card carrying regions by its id: who rides on it is its own
+    key = (pieces[piece].owner, piece if piece in places else None, move.src[0], move.dst[0])
     memo = view.state.positions_memo()
     known = memo.get(_FACTS)
     if known is None:
@@ -409,14 +421,17 @@ def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ..
 
 
 def seats_touched(view: Greenland, moves: Sequence[Move]) -> set[str]:
-    """The cultures whose part of the table the moves change: the owners of what moves, the
-    owners of the places it leaves and reaches, and of the tableau cards it goes to or from."""
+    """The cultures whose part of the table the moves change: the owners of what moves and of
+    what rides on a card that moves, the owners of the places it leaves and reaches, and of the
+    tableau cards it goes to or from."""
     pieces = view.state.pieces
     seats: set[str] = set()
     for move in moves:
         owner = pieces[move.piece].owner
         if owner in COLOURS:
             seats.add(owner)
+        if move.piece in view.state.places:
+            seats |= _riders(view, move.piece)
         for place_id in (move.src.place, move.dst.place):
             colour = _place_facts(view, place_id)[1]
             if colour is not None:
