@@ -18,7 +18,6 @@ import contextlib
 import ctypes
 import errno
 import os
-import re
 import secrets
 import stat
 import time
@@ -31,6 +30,9 @@ LEFTOVER_AGE = 60.0  # seconds: a temporary file older than this is a killed wri
 _NAME_ROOM = 200  # bytes of the target's name kept in a temporary name (NAME_MAX is 255)
 _RENAME_NOREPLACE = 1
 _AT_FDCWD = -100
+_TOKEN_BYTES = 8  # random bytes in a temporary file's name, written as hex digits
+_TOKEN_DIGITS = 2 * _TOKEN_BYTES
+_HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 def _libc_renameat2() -> object | None:
@@ -68,12 +70,17 @@ def _temp_prefix(name: str) -> str:
     return f".{short}{TEMP_MARK}"
 
 
+def _is_token(text: str) -> bool:
+    """Sixteen lower-case hex digits: the random part of a temporary file's name (tested
+    without a pattern: a new one for each file name cost some 1 ms a write)."""
+    return len(text) == _TOKEN_DIGITS and all(c in _HEX_DIGITS for c in text)
+
+
 def leftovers(path: str | os.PathLike[str], *, age: float = LEFTOVER_AGE) -> list[Path]:
     """The temporary files of killed writes to ``path``: plain files of this user, named as
     this module names them, not changed for ``age`` seconds (a minute: no write still going)."""
     folder, name = _split(path)
     prefix = _temp_prefix(name)
-    pattern = re.compile(re.escape(prefix) + r"[0-9a-f]{16}")
     found = []
     try:
         names = os.listdir(folder)
@@ -81,7 +88,7 @@ def leftovers(path: str | os.PathLike[str], *, age: float = LEFTOVER_AGE) -> lis
         return []
     now = time.time()
     for entry in names:
-        if not entry.startswith(prefix) or not pattern.fullmatch(entry):
+        if not entry.startswith(prefix) or not _is_token(entry[len(prefix) :]):
             continue
         candidate = folder / entry
         try:
@@ -107,7 +114,7 @@ def _fresh(folder: Path, name: str) -> tuple[int, Path]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     prefix = _temp_prefix(name)
     for _ in range(100):
-        temp = folder / f"{prefix}{secrets.token_hex(8)}"
+        temp = folder / f"{prefix}{secrets.token_hex(_TOKEN_BYTES)}"
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:

@@ -288,6 +288,31 @@ def test_table_a_killed_writes_leftover_is_named_so_and_removed_next_time(tmp_pa
     assert fresh.exists() and other.exists() and link.is_symlink()  # another write may be going
 
 
+def test_table_only_a_temporary_name_ending_in_sixteen_lower_case_hex_digits_is_a_leftover(
+    tmp_path, umask_022
+):
+    """The writer names its temporary file by sixteen random lower-case hex digits after the
+    mark: a name like it with other characters or another length is someone else's file."""
+    target = tmp_path / "out.txt"
+    ours = tmp_path / f".out.txt{TEMP_MARK}00ff00ff00ff00ff"
+    others = [
+        tmp_path / f".out.txt{TEMP_MARK}00FF00FF00FF00FF",  # upper case
+        tmp_path / f".out.txt{TEMP_MARK}00ff00ff00ff00f",  # fifteen digits
+        tmp_path / f".out.txt{TEMP_MARK}00ff00ff00ff00ff0",  # seventeen
+        tmp_path / f".out.txt{TEMP_MARK}00ff00ff00ff00fg",  # not a hex digit
+        tmp_path / f".out.txt{TEMP_MARK}",
+        tmp_path / f".other.txt{TEMP_MARK}00ff00ff00ff00ff",  # another file's write
+    ]
+    a_while_ago = time.time() - 3600
+    for path in (ours, *others):
+        path.write_text("left")
+        os.utime(path, (a_while_ago, a_while_ago))
+    assert leftovers(target) == [ours]
+    with atomic_writer(target) as handle:
+        handle.write("whole")
+    assert not ours.exists() and all(path.exists() for path in others)
+
+
 KILLED_WRITE = r"""
 import sys, time
 from tabletop.persist import atomic_writer
