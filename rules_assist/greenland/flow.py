@@ -72,6 +72,7 @@ FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying 
     "negotiation": "done negotiating (F)",
 }
 FINISHED = {**FINISHED_IN_TURN, "elders": "done with elder actions (I)"}
+TAKEN_IN_TURN = frozenset(FINISHED)  # the phases whose move is the next culture's in order
 FINISH_HELP = (
     "the next culture in order acts (A2, A3, A5); a seat played by a bot plays when its turn comes"
 )
@@ -141,11 +142,13 @@ class GreenlandFlow:
         counters = view.state.counters
         turn = int(counters.get("turn", 1) or 1)
         phase = counters.get("phase", "event") or "event"
-        first = current_first(view)
-        order = phase_order(view, phase, first)
         done = counters.get("phase.done") or ()
-        whose, text, owing = whose_move(view, turn, phase, first, order, done, words)
+        whose: str | None = None
         lines: tuple[str, ...] = ()
+        if words or phase in TAKEN_IN_TURN:  # elsewhere the table or the first player moves
+            first = current_first(view)
+            order = phase_order(view, phase, first)
+            whose, text, owing = whose_move(view, turn, phase, first, order, done, words)
         if words:
             said = [text, _order_line(order, phase)]
             event = event_name(view, turn)
