@@ -22,7 +22,10 @@ procedure of the game's table (procedure_table.py) by its name:
 
 Every phase ends with the table's "Next" (turn.py, next_phase), the last
 action, open to anyone in the window. The status is kept in the table's
-memo, so asking it again before the table changes costs nothing.
+memo, so asking it again before the table changes costs nothing. The
+driver's ``turn`` reads only whose move it is and the actions (the flow's
+``turn``): no lines for people, and whose move it is in order only in the
+phases where a culture in order moves.
 """
 
 from __future__ import annotations
