@@ -13,7 +13,11 @@ A game's flow answers, for a table state:
 - ``phases``: the phases in order; ``phase(state)``; ``phase_label(phase)``;
 - ``status(state) -> Status``: the turn, the phase, whose move it is, lines for
   people, and the ``actions`` open now (the first is the main "next" one);
-- ``is_terminal(state)`` and ``returns(state) -> {seat: number}``.
+- ``is_terminal(state)`` and ``returns(state) -> {seat: number}``;
+- optionally ``turn(state) -> (to_move, actions)``: the status's ``to_move`` and
+  ``actions`` alone, for a flow that can answer them without making the lines
+  for people (the driver reads nothing else); ``to_move`` is TERMINAL exactly
+  when ``is_terminal``.
 
 An ``Action`` is a procedure of the game's table (``name`` and ``params``), by
 a seat (``actor``) or by the table (``actor`` None: anyone may take it), or a
@@ -85,6 +89,9 @@ class Driver:
         self.flow = game.flow
         if self.flow is None:
             raise ValueError(f"{game.id} has no turn flow")
+        # a flow may answer whose move it is and the actions open without the status's lines
+        # for people (``turn(state) -> (to_move, actions)``), which the driver does not read
+        self._turn = getattr(self.flow, "turn", None)
 
     @property
     def state(self) -> TableState:
@@ -110,13 +117,19 @@ class Driver:
         """The player to move (as ``current_player``) and what they, or ``player``, may do now
         (as ``legal_actions``), the status read once."""
         state = self.table.state
-        if self.flow.is_terminal(state):
-            return TERMINAL, []
-        status = self.flow.status(state)
-        to_move = status.to_move or CHANCE
+        if self._turn is not None:
+            to_move, actions = self._turn(state)
+            if to_move == TERMINAL:
+                return TERMINAL, []
+            to_move = to_move or CHANCE
+        else:
+            if self.flow.is_terminal(state):
+                return TERMINAL, []
+            status = self.flow.status(state)
+            to_move, actions = status.to_move or CHANCE, status.actions
         who = player if player is not None else to_move
         actor = None if who == CHANCE else who
-        return to_move, [a for a in status.actions if a.actor == actor]
+        return to_move, [a for a in actions if a.actor == actor]
 
     def is_terminal(self) -> bool:
         return bool(self.flow.is_terminal(self.table.state))

@@ -22,7 +22,10 @@ procedure of the game's table (procedure_table.py) by its name:
 
 Every phase ends with the table's "Next" (turn.py, next_phase), the last
 action, open to anyone in the window. The status is kept in the table's
-memo, so asking it again before the table changes costs nothing.
+memo, so asking it again before the table changes costs nothing. The
+driver's ``turn`` reads only whose move it is and the actions (the flow's
+``turn``): no lines for people, and whose move it is in order only in the
+phases where a culture in order moves.
 """
 
 from __future__ import annotations
@@ -58,9 +61,9 @@ from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
     PHASES,
+    _in_play,
     current_first,
     following,
-    in_play,
     phase_order,
 )
 from .turn import bans, event_name, whose_move
@@ -72,10 +75,12 @@ FINISHED_IN_TURN = {  # phases the cultures play one after another, each saying 
     "negotiation": "done negotiating (F)",
 }
 FINISHED = {**FINISHED_IN_TURN, "elders": "done with elder actions (I)"}
+TAKEN_IN_TURN = frozenset(FINISHED)  # the phases whose move is the next culture's in order
 FINISH_HELP = (
     "the next culture in order acts (A2, A3, A5); a seat played by a bot plays when its turn comes"
 )
 MEMO = "greenland.flow.status"
+TURN_MEMO = "greenland.flow.turn"
 
 
 class GreenlandFlow:
@@ -99,7 +104,7 @@ class GreenlandFlow:
         """J: the turn sequence has ended the game, or no culture is left in play (J1)."""
         if state.counters.get("game_over") is not None:
             return True
-        return self.status(state).to_move == TERMINAL
+        return self.turn(state)[0] == TERMINAL
 
     def returns(self, state: TableState) -> dict[str, float]:
         """Each culture's victory points (J, scoring.py)."""
@@ -112,26 +117,53 @@ class GreenlandFlow:
             found = memo[MEMO] = self._status(self.view(state))
         return found
 
+    def turn(self, state: TableState) -> tuple[str, tuple[Action, ...]]:
+        """The status's ``to_move`` and ``actions`` without its lines for people: all the turn
+        driver reads. Kept in the table's memo like the status."""
+        memo = state.memo()
+        found = memo.get(TURN_MEMO)
+        if found is None:
+            status = memo.get(MEMO)
+            if status is not None:
+                found = (status.to_move or CHANCE, status.actions)
+            else:
+                _turn, _phase, to_move, actions, _lines = self._read(self.view(state), False)
+                found = (to_move, actions)
+            memo[TURN_MEMO] = found
+        return found
+
     # ---- the status --------------------------------------------------------------------
     def _status(self, view: Greenland) -> Status:
+        turn, phase, to_move, actions, lines = self._read(view, True)
+        return Status(turn, phase, _phase_label(phase), to_move, lines, actions)
+
+    def _read(
+        self, view: Greenland, words: bool
+    ) -> tuple[int, str, str, tuple[Action, ...], tuple[str, ...]]:
+        """The turn, the phase, who is to move, the actions open now and (with ``words``) the
+        lines for people."""
         counters = view.state.counters
         turn = int(counters.get("turn", 1) or 1)
         phase = counters.get("phase", "event") or "event"
-        first = current_first(view)
-        order = phase_order(view, phase, first)
         done = counters.get("phase.done") or ()
-        whose, text, owing = whose_move(view, turn, phase, first, order, done)
-        lines = [text, _order_line(order, phase)]
-        event = event_name(view, turn)
-        if event:
-            lines.append(f"Event: {event}")
-        for ban in bans(view, turn):
-            lines.append(f"Ban: {ban}")
-        if owing:  # A3: where the negotiations failed
-            lines.append(f"Still to attack: {'; '.join(owing)}")
-        label = _phase_label(phase)
-        if counters.get("game_over") is not None or not in_play(view):
-            return Status(turn, phase, label, TERMINAL, tuple(lines), ())
+        whose: str | None = None
+        lines: tuple[str, ...] = ()
+        if words or phase in TAKEN_IN_TURN:  # elsewhere the table or the first player moves
+            first = current_first(view)
+            order = phase_order(view, phase, first)
+            whose, text, owing = whose_move(view, turn, phase, first, order, done, words)
+        if words:
+            said = [text, _order_line(order, phase)]
+            event = event_name(view, turn)
+            if event:
+                said.append(f"Event: {event}")
+            for ban in bans(view, turn):
+                said.append(f"Ban: {ban}")
+            if owing:  # A3: where the negotiations failed
+                said.append(f"Still to attack: {'; '.join(owing)}")
+            lines = tuple(said)
+        if counters.get("game_over") is not None or not _in_play(view):
+            return turn, phase, TERMINAL, (), lines
         actions: list[Action] = []
         to_move: str = CHANCE
         if phase == "event":
@@ -159,7 +191,7 @@ class GreenlandFlow:
         if phase in FINISHED_IN_TURN and whose is not None and whose not in done:
             actions.append(_finish(phase, whose))
         actions.append(_next_after(turn, phase))
-        return Status(turn, phase, label, to_move, tuple(lines), tuple(actions))
+        return turn, phase, to_move, tuple(actions), lines
 
     # ---- the hand moves of the assignment (E) ------------------------------------------------
     def move_options(

@@ -155,10 +155,12 @@ def whose_move(
     first: str | None,
     order: Sequence[str],
     done: Sequence[str],
+    words: bool = True,
 ) -> tuple[str | None, str, list[str]]:
     """Whose move it is (None: nobody's, the phase may move on), the line saying what is to be
     done, and the attacks still owed where the negotiations failed (A3), for the turn's
-    ``first`` player, the phase's ``order`` and the cultures ``done`` with the phase."""
+    ``first`` player, the phase's ``order`` and the cultures ``done`` with the phase. Without
+    ``words``, only whose move it is: the line is empty and the attacks owed are not listed."""
     counters = view.state.counters
     if counters.get("game_over") is not None:
         return None, "The game is over (J): count the victory points", []
@@ -167,7 +169,8 @@ def whose_move(
     if phase == "negotiation":
         found, ready = negotiation_reading(view)
         if found:
-            owing = [obligation_text(view, c, card) for c, card in found]
+            if words:
+                owing = [obligation_text(view, c, card) for c, card in found]
             owed_now = next((pair for pair in ready if pair in found), None)
     waiting = None  # the first in order not done with the phase
     for colour in order:
@@ -179,15 +182,20 @@ def whose_move(
     if phase == "event" and counters.get("event.resolved") != turn:
         return (
             first,
-            f"Apply the event's icons left to right, then its auction (D), {first} first",
+            f"Apply the event's icons left to right, then its auction (D), {first} first"
+            if words
+            else "",
             owing,
         )
     if phase == "hunt" and waiting is not None:
-        return waiting, f"{first} picks the next card to hunt (A4)", owing
+        return waiting, f"{first} picks the next card to hunt (A4)" if words else "", owing
     if owed_now is not None and (owed_now[0] in done or waiting is None):
-        return owed_now[0], obligation_text(view, *owed_now), owing  # A3: one done still owes
+        # A3: one done still owes
+        return owed_now[0], obligation_text(view, *owed_now) if words else "", owing
     if waiting is not None:
-        return waiting, f"{waiting} to act ({ORDER_RULES[phase]})", owing
+        return waiting, f"{waiting} to act ({ORDER_RULES[phase]})" if words else "", owing
+    if not words:
+        return None, "", owing
     next_turn, next_phase_id = following(turn, phase)
     next_name, next_section = PHASE_NAMES[next_phase_id]
     return None, f"Next: {next_name} ({next_section}), turn {next_turn}", owing

@@ -10,7 +10,9 @@ import pytest
 
 from rules_assist.cli import add_procedures
 from rules_assist.driver import CHANCE, MOVES, TERMINAL, Driver
+from rules_assist.greenland.bots import RandomBot
 from rules_assist.greenland.procedure_table import spec_for
+from rules_assist.greenland.selfplay import play_game
 from rules_assist.procedures import ProcedureError
 from tabletop.modules.rules import game_of
 
@@ -77,3 +79,24 @@ def test_the_flow_leads_a_turn(greenland, tmp_path: Path) -> None:
     assert session.table.entries[-1].actor == first
     assert driver.current_player() not in (first, CHANCE, TERMINAL)
     assert driver.returns().keys() == {"red", "yellow", "green"}
+
+
+def test_a1_the_drivers_turn_is_the_status_without_its_lines(greenland) -> None:
+    """The driver reads whose move it is and the actions open from ``flow.turn``, which makes no
+    lines for people: on every table of a seeded game it gives what the status gives, and the
+    game is over (J) exactly when it says TERMINAL."""
+    game = game_of(greenland)
+    flow = game.flow
+    seen: set[str] = set()
+
+    def compare(session) -> None:
+        state = session.state
+        to_move, actions = flow.turn(state)  # worked out before the status on this table
+        status = flow.status(state)
+        assert (to_move, actions) == (status.to_move, status.actions)
+        assert flow.is_terminal(state) == (to_move == TERMINAL)
+        seen.add(status.phase if to_move != TERMINAL else TERMINAL)
+
+    bots = {seat: RandomBot(n) for n, seat in enumerate(("red", "yellow", "green"))}
+    play_game(greenland, "standard", bots, 3, after_action=compare).close()
+    assert seen >= {"event", "assignment", "negotiation", "hunt", "elders", TERMINAL}
