@@ -109,8 +109,11 @@ def _child(case: dict[str, Any], work: Path, out: Path) -> None:
         signal.alarm(limit * WALL_FACTOR)
         os.chdir(work)
         home = work / "home"
-        for key in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        for key in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
             os.environ[key] = str(home)
+        # the program's own cache (the card faces it has drawn) is not the user's files: it
+        # lies outside the folder whose changes are judged
+        os.environ["XDG_CACHE_HOME"] = str(out / "cache")
         os.environ["TMPDIR"] = str(out / "tmp")
         tempfile.tempdir = None
         for fd, name in ((0, os.devnull), (1, out / "stdout"), (2, out / "stderr")):
