@@ -61,7 +61,7 @@ from .sequence import (
     ORDER_RULES,
     PHASE_NAMES,
     PHASES,
-    _in_play,
+    cultures_in_play,
     current_first,
     following,
     phase_order,
@@ -162,7 +162,7 @@ class GreenlandFlow:
             if owing:  # A3: where the negotiations failed
                 said.append(f"Still to attack: {'; '.join(owing)}")
             lines = tuple(said)
-        if counters.get("game_over") is not None or not _in_play(view):
+        if counters.get("game_over") is not None or not cultures_in_play(view):
             return turn, phase, TERMINAL, (), lines
         actions: list[Action] = []
         to_move: str = CHANCE

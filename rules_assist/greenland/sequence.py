@@ -82,10 +82,11 @@ def view_of(state: Any, cards: Cards | None = None) -> Greenland:
 # ---- who goes when -------------------------------------------------------------------
 def in_play(view: Greenland) -> list[str]:
     """The cultures in the game, as seated: a culture with every cube in Valhalla is out (J1)."""
-    return list(_in_play(view))
+    return list(cultures_in_play(view))
 
 
-def _in_play(view: Greenland) -> tuple[str, ...]:
+def cultures_in_play(view: Greenland) -> tuple[str, ...]:
+    """``in_play`` as kept in the table's positions memo (a tuple: not to be changed)."""
     memo = view.state.positions_memo()
     found = memo.get("greenland.in_play")
     if found is None:
@@ -109,7 +110,7 @@ def _player_order(view: Greenland, first: str | None) -> tuple[str, ...]:
     key = ("greenland.player_order", first)
     found = memo.get(key)
     if found is None:
-        playing = _in_play(view)
+        playing = cultures_in_play(view)
         kept = view.state.layout_memo()  # the seats stay: the order changes with who plays
         seated = ("greenland.player_order", first, playing)
         found = kept.get(seated)

@@ -421,19 +421,7 @@ def touching(view: Greenland, moves: Sequence[Move]) -> tuple[Any, tuple[str, ..
 
 
 def seats_touched(view: Greenland, moves: Sequence[Move]) -> set[str]:
-    """The cultures whose part of the table the moves change: the owners of what moves and of
-    what rides on a card that moves, the owners of the places it leaves and reaches, and of the
-    tableau cards it goes to or from."""
-    pieces = view.state.pieces
-    seats: set[str] = set()
-    for move in moves:
-        owner = pieces[move.piece].owner
-        if owner in COLOURS:
-            seats.add(owner)
-        if move.piece in view.state.places:
-            seats |= _riders(view, move.piece)
-        for place_id in (move.src.place, move.dst.place):
-            colour = _place_facts(view, place_id)[1]
-            if colour is not None:
-                seats.add(colour)
-    return seats
+    """The cultures whose part of the table the moves change (``touching``'s seats): the owners
+    of what moves and of what rides on a card that moves, the owners of the places it leaves
+    and reaches, and of the tableau cards it goes to or from."""
+    return set(touching(view, moves)[1])
