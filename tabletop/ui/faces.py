@@ -25,6 +25,7 @@ front's data goes into it (nor into its key).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -335,12 +336,12 @@ class FaceArt:
         stored = (
             self._stored_key(piece, visible, b, width, height, cache_key[0]) if self.store else None
         )
-        image = self.store.load(stored) if stored is not None and self.store else None
+        image = self.store.load(stored) if stored is not None else None
         if image is not None and image.width() == width and image.height() == height:
             pm = QPixmap.fromImage(image)
         else:
             pm = self._render(piece, visible, s, b, width, height)
-            if stored is not None and self.store:
+            if stored is not None:
                 self.store.save(stored, pm.toImage())
         pm.setDevicePixelRatio(b)
         self._cache[cache_key] = pm
@@ -737,14 +738,10 @@ class FaceArt:
             p.drawText(box, int(flags), back)
 
 
-_IDENTITY: list[str] = []
-
-
+@functools.cache
 def _identity() -> str:
     """The run's part of every stored face's key (face_store.run_identity), with this file."""
-    if not _IDENTITY:
-        _IDENTITY.append(run_identity([__file__]))
-    return _IDENTITY[0]
+    return run_identity([__file__])
 
 
 # ----- the other shapes -----
