@@ -9,6 +9,11 @@ built from the game's table of procedures by rules_assist/cli.py.
 
 from __future__ import annotations
 
+from tabletop import codecache
+
+# before the imports below make the program's dataclasses (their methods' compiled code, kept)
+codecache.install()
+
 import argparse
 import io
 import json

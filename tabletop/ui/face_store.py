@@ -29,7 +29,6 @@ import contextlib
 import hashlib
 import os
 import struct
-import sys
 import tempfile
 import time
 import zlib
@@ -40,6 +39,7 @@ from PySide6.QtCore import qVersion
 from PySide6.QtGui import QFontDatabase, QFontInfo, QGuiApplication, QImage
 
 from tabletop import __version__
+from tabletop.codecache import cache_root, switched_off
 
 from . import card_layouts, card_parts, layout, piece_art, token_art, units
 
@@ -60,17 +60,9 @@ DRAWING_MODULES = (card_layouts, card_parts, layout, piece_art, token_art, units
 
 def cache_folder() -> Path | None:
     """Where faces are kept; None when the store is turned off."""
-    if os.environ.get(SWITCH, "").strip().lower() in ("0", "off", "no", "false"):
+    if switched_off(SWITCH):
         return None
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        if sys.platform == "win32":
-            base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        elif sys.platform == "darwin":
-            base = str(Path.home() / "Library" / "Caches")
-        else:
-            base = str(Path.home() / ".cache")
-    return Path(base) / "tabletop" / "faces"
+    return cache_root() / "faces"
 
 
 def source_digest(paths: list[str]) -> str:
