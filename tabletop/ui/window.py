@@ -2025,6 +2025,12 @@ def _quiet(mode: QtMsgType, context, message: str) -> None:  # noqa: ANN001
 
 
 def application() -> QApplication:
+    # Qt's painter hands each large fill (a panel, a face, a row's backdrop) to a pool of
+    # threads in slices and waits for them: at a table's sizes the hand-offs cost more than the
+    # slices save (the window opened some 75 ms later with it, using as much CPU; exporting a
+    # snapshot and opening a 10,000-piece table were slower too: docs/performance.md). One
+    # thread paints. Qt reads this once, at its first fill.
+    os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
     qInstallMessageHandler(_quiet)
     app = QApplication.instance() or QApplication([])
     app.setApplicationName("tabletop")
