@@ -20,17 +20,18 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+# gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
+# start whose faces are all kept on disk (face_store.py; a class brings its enum types)
+from PySide6 import QtGui
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
     QFontMetricsF,
-    QLinearGradient,
     QPainter,
     QPainterPath,
     QPen,
-    QRadialGradient,
 )
 
 from .card_parts import (
@@ -214,7 +215,7 @@ def _header(
     band_h = (40.0 if compact else 44.0) if len(lines) == 1 else (2 * line_h) / k + 10
     band_w = c.w - (56 if corner and not event else 20)  # ends under a corner badge
     band_rect = c.r(10, 10, band_w, band_h)
-    grad = QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
+    grad = QtGui.QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
     grad.setColorAt(0, band.lighter(122))
     grad.setColorAt(1, band.darker(112))
     p.setPen(QPen(band.darker(160), 1.2 * k))
@@ -293,7 +294,7 @@ def _corner_badge(c: CardCanvas, view: Mapping[str, Any]) -> None:
     colour = colour_of(view.get("corner_colour"), "#f4f1e8")
     centre = c.pt(c.w - 46, 44)
     radius = 33 * k
-    glow = QRadialGradient(QPointF(centre.x() - 9 * k, centre.y() - 11 * k), radius * 1.25)
+    glow = QtGui.QRadialGradient(QPointF(centre.x() - 9 * k, centre.y() - 11 * k), radius * 1.25)
     glow.setColorAt(0, colour.lighter(128))
     glow.setColorAt(1, colour.darker(108))
     p.setPen(QPen(INK, 2.2 * k))

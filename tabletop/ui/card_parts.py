@@ -16,6 +16,9 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+# gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
+# start whose faces are all kept on disk (face_store.py; a class brings its enum types)
+from PySide6 import QtGui
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -23,7 +26,6 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QImage,
-    QLinearGradient,
     QPainter,
     QPainterPath,
     QPen,
@@ -338,7 +340,7 @@ def badge(p: QPainter, centre: QPointF, radius: float, text: str, shape: str) ->
         path.closeSubpath()
         fill_top, fill_bottom, ink = QColor("#f7d86a"), QColor("#c8901a"), QColor("#3b2a05")
         box = QRectF(centre.x() - radius * 0.5, centre.y() - radius * 0.42, radius, radius * 0.9)
-    grad = QLinearGradient(
+    grad = QtGui.QLinearGradient(
         QPointF(centre.x(), centre.y() - radius), QPointF(centre.x(), centre.y() + radius)
     )
     grad.setColorAt(0, fill_top)

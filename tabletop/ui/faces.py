@@ -34,18 +34,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+# gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
+# start whose faces are all kept on disk (face_store.py; a class brings its enum types)
+from PySide6 import QtGui
 from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
-    QLinearGradient,
     QPainter,
     QPen,
-    QPicture,
     QPixmap,
     QPolygonF,
-    QRadialGradient,
 )
 from PySide6.QtSvg import QSvgRenderer
 
@@ -433,7 +433,7 @@ class FaceArt:
         in at its size on the table: {'title': px, 'number': px} (a role it does not print
         is left out; empty for a face drawn from a template rather than a card view)."""
         size = self.size(piece)
-        picture = QPicture()
+        picture = QtGui.QPicture()
         painter = QPainter(picture)
         try:
             return self._card_face(painter, QRectF(0, 0, size.width(), size.height()), piece)
@@ -478,7 +478,7 @@ class FaceArt:
         # title band
         band_h = 48 * k if row is not None else max(48 * k, 0.3 * h)  # no data: a big id
         band_rect = QRectF(x0 + 10 * k, y0 + 10 * k, w - 20 * k, band_h)
-        grad = QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
+        grad = QtGui.QLinearGradient(band_rect.topLeft(), band_rect.bottomLeft())
         grad.setColorAt(0, band.lighter(118))
         grad.setColorAt(1, band.darker(112))
         p.setPen(QPen(band.darker(160), 1.2 * k))
@@ -546,7 +546,7 @@ class FaceArt:
                 else:
                     fit_text(font, text, inner, flags, 14 * k, 5 * k)
             art = r(16, 84, wk - 32, (text_top - 92) if text else (hk - 84 - 44))
-            glow = QRadialGradient(art.center(), max(art.width(), art.height()) * 0.7)
+            glow = QtGui.QRadialGradient(art.center(), max(art.width(), art.height()) * 0.7)
             glow.setColorAt(0, mix(band, QColor("#ffffff"), 0.9))
             glow.setColorAt(1, mix(band, QColor("#ffffff"), 0.62))
             p.setPen(QPen(mix(band, INK, 0.35), 1.2 * k))
@@ -658,7 +658,7 @@ class FaceArt:
         gold = QColor("#d8c08a")
         k = min(rect.width() / DESIGN_W, rect.height() / DESIGN_H)
         outline = rounded(rect.adjusted(0.75, 0.75, -0.75, -0.75), 13 * k)
-        grad = QRadialGradient(rect.center(), max(rect.width(), rect.height()) * 0.75)
+        grad = QtGui.QRadialGradient(rect.center(), max(rect.width(), rect.height()) * 0.75)
         grad.setColorAt(0, base.lighter(135))
         grad.setColorAt(1, base.darker(115))
         p.setPen(QPen(INK, max(1.0, 1.5 * k)))
@@ -751,7 +751,7 @@ def _icon_token(p: QPainter, box: QRectF, name: str) -> None:
     c = QColor(ICON_PALETTE[stable_index(name, len(ICON_PALETTE))])
     d = box.width()
     centre = box.center()
-    grad = QRadialGradient(QPointF(centre.x() - d * 0.15, centre.y() - d * 0.18), d * 0.7)
+    grad = QtGui.QRadialGradient(QPointF(centre.x() - d * 0.15, centre.y() - d * 0.18), d * 0.7)
     grad.setColorAt(0, c.lighter(140))
     grad.setColorAt(1, c.darker(115))
     p.setPen(QPen(c.darker(200), d * 0.04))

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFontMetricsF,
-    QPaintEngine,
+    QPagedPaintDevice,
     QPainter,
     QPainterPath,
     QPen,
@@ -420,8 +420,9 @@ def draws_vectors(painter: QPainter) -> bool:
     keeps every shape, clip and font (an SVG gets pictures: SVG Tiny has no clipping).
     Cubes, disks and dice stay pictures there too: small, and their translucent shine is
     not one a PDF reader draws as the window does."""
-    engine = painter.paintEngine()
-    return engine is not None and engine.type() == QPaintEngine.Type.Pdf
+    # asked of the device, not of the paint engine: the engine's class (and its enum types)
+    # would be made at the window's first paint for this one question
+    return isinstance(painter.device(), QPagedPaintDevice)
 
 
 class PieceItem(QGraphicsItem):

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+# gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
+# start whose faces are all kept on disk (face_store.py; a class brings its enum types)
+from PySide6 import QtGui
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
     QFontMetricsF,
-    QLinearGradient,
     QPainter,
     QPainterPath,
     QPen,
     QPolygonF,
-    QRadialGradient,
 )
 
 INK = QColor("#2a2520")
@@ -49,7 +50,7 @@ def draw_cube(p: QPainter, rect: QRectF, c: QColor, big: bool) -> None:
     for colour, corners in sides:
         p.setBrush(colour)
         p.drawPolygon(QPolygonF(list(corners)))
-    grad = QLinearGradient(top.topLeft(), top.bottomRight())
+    grad = QtGui.QLinearGradient(top.topLeft(), top.bottomRight())
     grad.setColorAt(0, c.lighter(110))
     grad.setColorAt(1, c)
     p.setBrush(QBrush(grad))
@@ -70,7 +71,7 @@ def draw_disk(p: QPainter, rect: QRectF, c: QColor, marker: bool) -> None:
     disk = QRectF(0, 0, s - rim, s - rim)
     disk.moveCenter(rect.center())
     centre = disk.center()
-    grad = QRadialGradient(
+    grad = QtGui.QRadialGradient(
         QPointF(centre.x() - s * 0.18, centre.y() - s * 0.2),
         s * 0.75,
         QPointF(centre.x() - s * 0.12, centre.y() - s * 0.14),
@@ -90,7 +91,7 @@ def draw_disk(p: QPainter, rect: QRectF, c: QColor, marker: bool) -> None:
         p.setPen(QPen(QColor("#ffffff"), s * 0.1))
         p.drawEllipse(centre, s * 0.27, s * 0.27)
     # a soft highlight
-    shine = QRadialGradient(QPointF(centre.x() - s * 0.16, centre.y() - s * 0.2), s * 0.3)
+    shine = QtGui.QRadialGradient(QPointF(centre.x() - s * 0.16, centre.y() - s * 0.2), s * 0.3)
     shine.setColorAt(0, QColor(255, 255, 255, 110))
     shine.setColorAt(1, QColor(255, 255, 255, 0))
     p.setPen(Qt.PenStyle.NoPen)
@@ -103,7 +104,7 @@ def draw_die(p: QPainter, rect: QRectF, c: QColor, value: Any) -> None:
     edge = max(0.8, s * 0.03)
     sq = QRectF(0, 0, s - edge, s - edge)
     sq.moveCenter(rect.center())
-    grad = QLinearGradient(sq.topLeft(), sq.bottomRight())
+    grad = QtGui.QLinearGradient(sq.topLeft(), sq.bottomRight())
     grad.setColorAt(0, c.lighter(106))
     grad.setColorAt(1, c.darker(112))
     p.setPen(QPen(QColor("#4a4540") if is_light(c) else c.darker(250), edge))
@@ -118,7 +119,7 @@ def draw_die(p: QPainter, rect: QRectF, c: QColor, value: Any) -> None:
         radius = s * (0.1 if value == 1 else 0.085)
         for fx, fy in PIPS[value]:
             centre = QPointF(sq.left() + fx * sq.width(), sq.top() + fy * sq.height())
-            pip = QRadialGradient(
+            pip = QtGui.QRadialGradient(
                 QPointF(centre.x() - radius * 0.3, centre.y() - radius * 0.3), radius * 1.3
             )
             pip.setColorAt(0, ink.lighter(160) if is_light(c) else ink)
@@ -139,7 +140,7 @@ def draw_token(p: QPainter, rect: QRectF, c: QColor, label: str) -> None:
     s = min(rect.width(), rect.height())
     edge = max(0.8, s * 0.04)
     box = rect.adjusted(edge / 2, edge / 2, -edge / 2, -edge / 2)
-    grad = QLinearGradient(box.topLeft(), box.bottomLeft())
+    grad = QtGui.QLinearGradient(box.topLeft(), box.bottomLeft())
     grad.setColorAt(0, c.lighter(112))
     grad.setColorAt(1, c.darker(108))
     p.setPen(QPen(c.darker(200), edge))
@@ -162,7 +163,7 @@ def draw_board(p: QPainter, rect: QRectF, c: QColor, label: str) -> None:
     s = min(rect.width(), rect.height())
     edge = max(1.0, s * 0.012)
     box = rect.adjusted(edge / 2, edge / 2, -edge / 2, -edge / 2)
-    grad = QRadialGradient(box.center(), max(box.width(), box.height()) * 0.7)
+    grad = QtGui.QRadialGradient(box.center(), max(box.width(), box.height()) * 0.7)
     grad.setColorAt(0, c.lighter(108))
     grad.setColorAt(1, c.darker(110))
     p.setPen(QPen(c.darker(230), edge))

@@ -33,8 +33,11 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+# gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
+# start whose faces are all kept on disk (face_store.py; a class brings its enum types)
+from PySide6 import QtGui
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QLinearGradient, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 from PySide6.QtSvg import QSvgRenderer
 
 from tabletop.core import Piece
@@ -135,7 +138,7 @@ def draw_token_view(
     s = min(rect.width(), rect.height())
     edge = max(0.8, s * 0.05)
     box = rect.adjusted(edge / 2, edge / 2, -edge / 2, -edge / 2)
-    grad = QLinearGradient(box.topLeft(), box.bottomLeft())
+    grad = QtGui.QLinearGradient(box.topLeft(), box.bottomLeft())
     grad.setColorAt(0, c.lighter(115))
     grad.setColorAt(1, c.darker(110))
     p.setPen(QPen(c.darker(220), edge))

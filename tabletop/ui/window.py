@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 # PySide6 makes a class (and its enums' Python types) when it is first asked for:
-# the file, message and input dialogs' classes are read from QtWidgets when a dialog opens,
+# the file, message, input and progress dialogs' classes are read from QtWidgets when a dialog
+# opens, the games' folder from QStandardPaths only where TABLETOP_GAMES does not name it,
 # and the URL of a report to show from QtCore and QtGui when it is shown (the window's start
 # uses none of them).
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -19,7 +20,6 @@ from PySide6.QtCore import (
     QByteArray,
     QPoint,
     QSettings,
-    QStandardPaths,
     Qt,
     QTimer,
     QtMsgType,
@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QProgressDialog,
 )
 
 from rules_assist.questions import Question
@@ -112,8 +111,8 @@ def games_folder() -> Path:
     if override:
         folder = Path(override)
     else:
-        base = QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.AppDataLocation
+        base = QtCore.QStandardPaths.writableLocation(
+            QtCore.QStandardPaths.StandardLocation.AppDataLocation
         ) or str(Path.home() / ".tabletop")
         folder = Path(base) / "games"
     folder.mkdir(parents=True, exist_ok=True)
@@ -397,7 +396,7 @@ class MainWindow(QMainWindow):
         self.form_window: FormDialog | None = None
         self.report_window = None  # the report's dialog (ui/report_dialog.py) while open
         self.report_job = None  # the report being made, then the last one made
-        self.report_progress: QProgressDialog | None = None
+        self.report_progress: QtWidgets.QProgressDialog | None = None
         self._end_seen = False  # the game's end was seen (its result recorded, the form offered)
         self.deck_editor: DeckEditor | None = None
         self.new_dialog: NewGameDialog | None = None
@@ -1966,7 +1965,7 @@ class MainWindow(QMainWindow):
         if self.report_job is not None and self.report_job.isRunning():
             self.statusBar().showMessage("A report is being made already", 8000)
             return
-        progress = QProgressDialog("Reading the games…", "", 0, 0, self)
+        progress = QtWidgets.QProgressDialog("Reading the games…", "", 0, 0, self)
         progress.setWindowTitle("Playtest report")
         progress.setCancelButton(None)
         progress.setMinimumDuration(0)
