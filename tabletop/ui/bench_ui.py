@@ -70,46 +70,52 @@ def _children_cpu() -> float | None:
     return usage.ru_utime + usage.ru_stime
 
 
-def _wall(argv: list[str], env: dict[str, str], repeats: int = 5) -> tuple[float, float | None]:
-    """Median wall seconds of ``repeats`` runs, and the median CPU seconds (user and system)
-    they took, which depend less on what else the machine is doing (None where unknown)."""
-    subprocess.run(argv, env=env, check=True, capture_output=True)  # warm: bytecode and disk caches
-    samples, cpu = [], []
-    for _ in range(repeats):
-        c0 = _children_cpu()
-        t0 = time.perf_counter()
-        subprocess.run(argv, env=env, check=True, capture_output=True)
-        samples.append(time.perf_counter() - t0)
-        c1 = _children_cpu()
-        if c0 is not None and c1 is not None:
-            cpu.append(c1 - c0)
-    return statistics.median(samples), statistics.median(cpu) if cpu else None
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float | None]:
+    """Wall seconds of one run, and the CPU seconds (user and system) it took (None where
+    the system does not say)."""
+    c0 = _children_cpu()
+    t0 = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - t0
+    c1 = _children_cpu()
+    return wall, (c1 - c0) if c0 is not None and c1 is not None else None
 
 
-def measure_start(work: Path, repeats: int = 5) -> dict[str, Any]:
+def _medians(runs: list[tuple[float, float | None]]) -> tuple[float, float | None]:
+    cpu = [c for _w, c in runs if c is not None]
+    return statistics.median(w for w, _c in runs), statistics.median(cpu) if cpu else None
+
+
+def measure_start(work: Path, repeats: int = 7) -> dict[str, Any]:
     """Opening the window on a new default game and grabbing it, against a bare Qt window grab:
     in wall time (``start_vs_bare_qt``) and in CPU time (``start_vs_bare_qt_cpu``: user and
-    system time of each process, median of ``repeats``), with the load average when measured."""
+    system time of each process), medians of ``repeats`` runs of each, with the load average
+    when measured. The two run in turns (bare, window, bare, ...), so that what else the
+    machine does weighs on both alike; CPU time depends less on it than wall time."""
     from tabletop.modules import default_module
 
     env = _env()
     env["TABLETOP_GAMES"] = str(work / "games")
-    bare, bare_cpu = _wall([sys.executable, "-c", _BARE_QT, str(work / "bare.png")], env, repeats)
-    play, play_cpu = _wall(
-        [
-            sys.executable,
-            "-m",
-            "tabletop.cli",
-            "play",
-            default_module(),
-            "--seed",
-            "1",
-            "--screenshot",
-            str(work / "play.png"),
-        ],
-        env,
-        repeats,
-    )
+    bare_argv = [sys.executable, "-c", _BARE_QT, str(work / "bare.png")]
+    play_argv = [
+        sys.executable,
+        "-m",
+        "tabletop.cli",
+        "play",
+        default_module(),
+        "--seed",
+        "1",
+        "--screenshot",
+        str(work / "play.png"),
+    ]
+    for argv in (bare_argv, play_argv):  # warm: bytecode, the disk's caches, kept faces
+        subprocess.run(argv, env=env, check=True, capture_output=True)
+    bare_runs, play_runs = [], []
+    for _ in range(repeats):
+        bare_runs.append(_timed(bare_argv, env))
+        play_runs.append(_timed(play_argv, env))
+    bare, bare_cpu = _medians(bare_runs)
+    play, play_cpu = _medians(play_runs)
     figures: dict[str, Any] = {
         "start_vs_bare_qt": round(play / bare, 2),
         "start_play_ms": round(play * 1e3),
