@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
 # start whose faces are all kept on disk (face_store.py; a class brings its enum types)
@@ -31,11 +31,13 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtSvg import QSvgRenderer
+
+if TYPE_CHECKING:  # QtSvg loads when a face draws an icon, not at every start
+    from PySide6.QtSvg import QSvgRenderer
 
 from .piece_art import SANS, SERIF, fit_text, font_of, is_light, mix
 
-Icons = Callable[[str], QSvgRenderer | None]
+Icons = Callable[[str], "QSvgRenderer | None"]
 INK = QColor("#2a2520")
 FACE = QColor("#fbf7ee")
 AMBER = QColor("#f0a81c")

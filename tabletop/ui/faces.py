@@ -32,7 +32,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
 # start whose faces are all kept on disk (face_store.py; a class brings its enum types)
@@ -47,7 +47,9 @@ from PySide6.QtGui import (
     QPixmap,
     QPolygonF,
 )
-from PySide6.QtSvg import QSvgRenderer
+
+if TYPE_CHECKING:  # QtSvg loads when a face draws an icon, not at every start
+    from PySide6.QtSvg import QSvgRenderer
 
 from tabletop.core import Piece, Seat
 from tabletop.modules import KindDef, Module
@@ -626,6 +628,8 @@ class FaceArt:
             if self.module is not None and "/" not in name and "\\" not in name:
                 path = Path(self.module.folder) / "icons" / f"{name}.svg"
                 if path.is_file():
+                    from PySide6.QtSvg import QSvgRenderer
+
                     loaded = QSvgRenderer(str(path))
                     loaded.setAspectRatioMode(Qt.AspectRatioMode.KeepAspectRatio)
                     renderer = loaded if loaded.isValid() else None

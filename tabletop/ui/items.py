@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -15,8 +16,10 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+if TYPE_CHECKING:  # QtSvg loads when a face draws an icon, not at every start
+    from PySide6.QtSvg import QSvgRenderer
 
 from tabletop.core import Piece, Place
 
@@ -365,7 +368,7 @@ class PlaceItem(QGraphicsItem):
             )
 
 
-Icons = Callable[[str], QSvgRenderer | None]
+Icons = Callable[[str], "QSvgRenderer | None"]
 
 
 def _ink(fill: QColor | None, alpha: int = 230) -> QColor:

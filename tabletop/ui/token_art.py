@@ -31,14 +31,16 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # gradients (and pictures) as QtGui.X: their classes are made when a face is drawn, not by a
 # start whose faces are all kept on disk (face_store.py; a class brings its enum types)
 from PySide6 import QtGui
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
-from PySide6.QtSvg import QSvgRenderer
+
+if TYPE_CHECKING:  # QtSvg loads when a face draws an icon, not at every start
+    from PySide6.QtSvg import QSvgRenderer
 
 from tabletop.core import Piece
 from tabletop.modules.gamecode import game_of
@@ -47,7 +49,7 @@ from .piece_art import SANS, fit_text, font_of, is_light, with_alpha
 
 log = logging.getLogger(__name__)
 
-Icons = Callable[[str], QSvgRenderer | None]
+Icons = Callable[[str], "QSvgRenderer | None"]
 OUTLINES = ("hex", "round", "square")
 
 

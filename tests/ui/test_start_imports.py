@@ -25,28 +25,37 @@ _MADE = """
 import json, sys
 from tabletop.cli import main
 code = main(["play", "greenland", "--seed", "1", "--screenshot", sys.argv[1]])
-from PySide6 import QtCore, QtWidgets
-print(json.dumps({"code": code, "core": sorted(QtCore.__dict__), "widgets": sorted(QtWidgets.__dict__)}))
+from PySide6 import QtCore, QtGui, QtWidgets
+print(json.dumps({"code": code, "core": sorted(QtCore.__dict__), "gui": sorted(QtGui.__dict__),
+                  "widgets": sorted(QtWidgets.__dict__), "modules": sorted(sys.modules)}))
 """
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
-    """The QtCore and QtWidgets classes the start path made (one run for this file)."""
+    """The QtCore, QtGui and QtWidgets classes the start path made, and the modules it
+    loaded: a start that finds its faces kept, as every start after the first does (one run
+    to keep them, then the one looked at, for this file)."""
     work = tmp_path_factory.mktemp("made")
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TABLETOP_GAMES=str(work / "games"))
-    shot = work / "play.png"
-    done = subprocess.run(
-        [sys.executable, "-c", _MADE, str(shot)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        TABLETOP_GAMES=str(work / "games"),
+        XDG_CACHE_HOME=str(work / "cache"),
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    shot = work / "play.png"
+    for _run in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", _MADE, str(shot)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout.splitlines()[-1])
     assert out["code"] == 0 and shot.stat().st_size > 0
-    return {"core": set(out["core"]), "widgets": set(out["widgets"])}
+    return {key: set(out[key]) for key in ("core", "gui", "widgets", "modules")}
 
 
 def test_table_building_the_window_looks_up_no_object_among_all_of_qts_classes(
@@ -129,3 +138,16 @@ def test_table_the_clock_listens_from_the_loops_first_turn_and_only_for_the_game
     table.key(Qt.Key.Key_Right)  # a key into the table: input, as a player gives it
     assert shown.start is not None  # the shown game's clock counts it
     assert replaced.start is None  # the replaced one heard nothing
+
+
+def test_table_a_start_with_its_faces_kept_draws_no_face_and_loads_no_svg(
+    made: dict[str, set[str]],
+) -> None:
+    """Faces kept on disk are not drawn again: the start makes no gradient class, loads no
+    QtSvg (a module's icons are drawn onto faces), and asks no paint engine what it is (a
+    PDF snapshot is told by its device); each is made when a face is drawn or a PDF written
+    (test_face_store.py and tests/export draw them)."""
+    assert not {"QLinearGradient", "QRadialGradient", "QGradient", "QPicture"} & made["gui"]
+    assert "QPaintEngine" not in made["gui"]
+    assert "PySide6.QtSvg" not in made["modules"]
+    assert "QPainter" in made["gui"]  # the table itself is painted, as before
