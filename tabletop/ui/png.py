@@ -29,6 +29,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
+STRIP = 64  # rows converted at a time
+
+
 def png_bytes(image: QImage) -> bytes:
     """The image as a PNG file's bytes: 8-bit RGB, or RGBA when it has an alpha channel.
     ValueError for an empty image."""
@@ -36,20 +39,26 @@ def png_bytes(image: QImage) -> bytes:
         raise ValueError("an empty picture cannot be written as a PNG")
     alpha = image.hasAlphaChannel()
     fmt = QImage.Format.Format_RGBA8888 if alpha else QImage.Format.Format_RGB888
-    if image.format() != fmt:
-        image = image.convertToFormat(fmt)
     width, height = image.width(), image.height()
     row = width * (4 if alpha else 3)
-    stride = image.bytesPerLine()
-    # each row, after its filter byte (0: none), goes to the compressor straight from the
-    # image's memory: no copy of the pixels, nor one of them with the filter bytes put in
-    pixels = memoryview(image.constBits())
     deflate = zlib.compressobj(LEVEL)
     parts = []
     no_filter = b"\x00"
-    for y in range(height):
-        parts.append(deflate.compress(no_filter))
-        parts.append(deflate.compress(pixels[y * stride : y * stride + row]))
+    # converted a strip of rows at a time: the memory of one strip serves them all, where a
+    # whole converted copy (4.8 MB for a 1600 x 1000 window) would be memory new to the
+    # program, each page of it a fault to the system
+    for top in range(0, height, STRIP):
+        rows = min(STRIP, height - top)
+        strip = image.copy(0, top, width, rows)
+        if strip.format() != fmt:
+            strip = strip.convertToFormat(fmt)
+        stride = strip.bytesPerLine()
+        # each row, after its filter byte (0: none), goes to the compressor straight from the
+        # strip's memory: no copy of the pixels, nor one of them with the filter bytes put in
+        pixels = memoryview(strip.constBits())
+        for y in range(rows):
+            parts.append(deflate.compress(no_filter))
+            parts.append(deflate.compress(pixels[y * stride : y * stride + row]))
     parts.append(deflate.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return (
