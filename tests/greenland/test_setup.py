@@ -167,18 +167,21 @@ def test_c5_c7_a_game_set_up_again_is_a_table_of_its_own(greenland) -> None:
     second, and lays out what it kept from then on. Each game set up so is the same table, with
     the same log, untouched by what was done in the others, and its log replays to it."""
     from tabletop.core import actions
+    from tabletop.modules import load_module
 
     def logged(game) -> list[dict]:
         return [{k: v for k, v in e.to_dict().items() if k != "t"} for e in game.table.entries]
 
-    games = [new_game(greenland, seed=4) for _ in range(2)]
+    module = load_module(greenland.folder)  # loaded anew: no game of it set up yet
+    games = [new_game(module, seed=4) for _ in range(2)]
     fresh = games[0].state.digest()
     for game in games:
         state = game.state
         game.table.submit(actions.move(state, "cube-red-1", "elder-red", spot="rank3"), "red")
         game.table.submit(actions.set_property(state, "kirima", "raided", {"turn": 1}), "red")
-    again = new_game(greenland, seed=4)
+    again = new_game(module, seed=4)
     assert again.state.digest() == fresh != games[0].state.digest()
+    assert again.state.digest() == new_game(greenland, seed=4).state.digest()
     assert again.state.pieces["cube-red-1"].place == "hunters_red"
     assert "raided" not in again.state.pieces["kirima"].props
     assert again.table.state_at(again.table.seq).digest() == fresh
