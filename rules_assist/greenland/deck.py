@@ -261,17 +261,23 @@ def sourced_fields(row: dict[str, Any]) -> set[str]:
     """The fields whose values the provenance column names a source for."""
     fields = set()
     for part in (row.get("provenance") or "").split(";"):
-        key, _, _source = part.partition("=")
-        if key.strip():
-            fields.add(key.strip())
+        key = part.partition("=")[0].strip()
+        if key:
+            fields.add(key)
     return fields
 
 
 def placeholder_fields(row: dict[str, Any]) -> set[str]:
     """The printed values of a row that are invented placeholders (filled, with no source)."""
     sourced = sourced_fields(row)
+    # the empty values compared one by one: ``in (None, "", [])`` makes a list every time
     return {
-        key for key in PRINTED_FIELDS if row.get(key) not in (None, "", []) and key not in sourced
+        key
+        for key in PRINTED_FIELDS
+        if key not in sourced
+        and (value := row.get(key)) is not None
+        and value != ""
+        and value != []
     }
 
 

@@ -14,6 +14,7 @@ from tabletop.core import Compound, actions
 from tabletop.core.commands import touched_by
 from tabletop.modules import SetupContext, SetupError
 
+from ..game import Variant
 from .batch import Batch
 from .deck import NORSE_ANIMALS, Cards, piece_kind, placeholder_count
 from .position import Position, apply_position, read_position
@@ -36,7 +37,8 @@ def setup(ctx: SetupContext) -> None:
     if position is not None and position.variant and position.variant != variant:
         variant = position.variant if not ctx.variant else variant
     seats = [s.id for s in ctx.seats]
-    wanted = variant_in(ctx.module, variant).seats or ctx.module.default_seats  # C1: 2
+    chosen = variant_in(ctx.module, variant)  # read once: each look-up reads the module anew
+    wanted = chosen.seats or ctx.module.default_seats  # C1: 2
     if len(seats) != wanted:
         fits = [
             v
@@ -56,11 +58,11 @@ def setup(ctx: SetupContext) -> None:
     cards = Cards.of(ctx.module)
     _counters(ctx, variant, position)
     laid_out = (variant, tuple(seats), animal)
-    _once(ctx, ("cards", *laid_out), lambda: _cards(ctx, cards, variant, seats, animal))
+    _once(ctx, ("cards", *laid_out), lambda: _cards(ctx, cards, chosen, seats, animal))
     _once(ctx, ("pieces", *laid_out), lambda: _pieces(ctx, cards, seats))
     if position is None:
-        _deal(ctx, variant, seats)
-        colony = "new_world" not in variant_in(ctx.module, variant).param("removes", ())
+        _deal(ctx, chosen, seats)
+        colony = "new_world" not in chosen.param("removes", ())
         _once(  # the cubes and disks lie as _pieces left them, whatever the deal
             ctx,
             ("start", *laid_out),
@@ -74,19 +76,23 @@ def setup(ctx: SetupContext) -> None:
 
 
 # The cards' and pieces' entries depend only on the module, the cards removed (C2), the seats and
-# the Norse animal, never on the seed: each is built once a process and logged again as it was.
+# the Norse animal, never on the seed: a process builds each at most twice (keeping it the
+# second time) and then logs it again as it was.
 _BUILT: dict[tuple[Any, ...], tuple[Any, Compound | None, _Laid | None]] = {}
 _BUILT_KEPT = 64
+_BUILT_ONCE: Any = object()  # in _BUILT: the entry was built once, and nothing kept of it yet
 
 
 def _once(ctx: SetupContext, key: tuple[Any, ...], lay_out: Callable[[], Compound | None]) -> None:
-    """Lay out a setup entry that the seed does not change: built the first time, then the
-    entry built then goes in again (the table it lands on is laid out the same way): the pieces
-    and places it made or changed are copied as they were left then, and the entry is logged
-    as applied; where the table it lands on is not as it was then, the entry is applied."""
+    """Lay out a setup entry that the seed does not change: built the first two times (kept
+    the second time), then the entry kept goes in again (the table it lands on is laid out the
+    same way): the pieces and places it made or changed are copied as they were left then, and
+    the entry is logged as applied; where the table it lands on is not as it was then, the
+    entry is applied."""
     full = (id(ctx.module), *key)
     kept = _BUILT.get(full)
-    if kept is not None and kept[0] is ctx.module:
+    known = kept is not None and kept[0] is ctx.module
+    if known and kept[1] is not _BUILT_ONCE:
         entry, laid = kept[1], kept[2]
         if entry is not None:
             if laid is not None and laid.fits(ctx.state):
@@ -97,6 +103,13 @@ def _once(ctx: SetupContext, key: tuple[Any, ...], lay_out: Callable[[], Compoun
         return
     if len(_BUILT) >= _BUILT_KEPT:
         _BUILT.clear()
+    if not known:
+        # The first time only built, nothing copied: a process that sets up one game (the
+        # window, a command) would pay for copies it never lays again. A second game with the
+        # same key keeps them.
+        lay_out()
+        _BUILT[full] = (ctx.module, _BUILT_ONCE, None)
+        return
     before = _Before(ctx.state)
     entry = lay_out()
     laid = _Laid.of(ctx.state, entry, before) if entry is not None else None
@@ -225,10 +238,10 @@ def _counters(ctx: SetupContext, variant: str, position: Position | None) -> Non
 
 
 def _cards(
-    ctx: SetupContext, cards: Cards, variant: str, seats: list[str], animal: str
+    ctx: SetupContext, cards: Cards, chosen: Variant, seats: list[str], animal: str
 ) -> Compound | None:
     """Every card into its home: decks, elder slots, tableaus, or out of the game (C1, C2, C5)."""
-    removes = set(variant_in(ctx.module, variant).param("removes", ()))  # C2
+    removes = set(chosen.param("removes", ()))  # C2
     batch = Batch(ctx, "put out the cards")
     for card, rows in cards.physical().items():
         first = rows[0]
@@ -293,13 +306,12 @@ def _pieces(ctx: SetupContext, cards: Cards, seats: list[str]) -> Compound | Non
     return batch.submit()
 
 
-def _deal(ctx: SetupContext, variant: str, seats: list[str]) -> None:
+def _deal(ctx: SetupContext, chosen: Variant, seats: list[str]) -> None:
     """C1–C4: shuffle, keep 10 events (16 in solitaire), deal the rows, put the New World cards in."""
     table = ctx.table
     for deck in ("event_deck", "north_deck", "south_deck"):
         table.shuffle(deck, "setup", undoable=False)
     state = ctx.state
-    chosen = variant_in(ctx.module, variant)
     keep = chosen.param("events", 10)
     unused = state.places["event_deck"].contents[
         : max(0, len(state.places["event_deck"].contents) - keep)

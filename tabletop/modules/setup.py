@@ -104,6 +104,7 @@ def _variant_count(module: Module, variant: str, wanted: int | None, n: int) -> 
 # logged, copies of the places it opened, how far it moved the table's clocks.
 _OPENED: dict[tuple[Any, ...], tuple[Module, Compound, tuple[Any, ...], tuple[int, int, int]]] = {}
 _OPENED_KEPT = 64
+_OPENED_ONCE: Any = object()  # in _OPENED: laid out once, and nothing kept of it yet
 
 
 class SetupContext:
@@ -136,13 +137,15 @@ class SetupContext:
 
     def open_places(self) -> None:
         """Lay out the table: every place of the manifest, one per seat where asked. The entry
-        depends only on the module and the seats: a process builds it once for them, and a
-        later empty table gets copies of the places it opened then, the same entry logged."""
+        depends only on the module and the seats: a process builds it for them at most twice
+        (keeping it the second time), and a later empty table gets copies of the places it
+        opened then, the same entry logged."""
         state = self.state
         empty = not state.places and not state.pieces
         key = (id(self.module), tuple(self.seats))
         kept = _OPENED.get(key)
-        if empty and kept is not None and kept[0] is self.module:
+        known = kept is not None and kept[0] is self.module
+        if empty and known and kept[1] is not _OPENED_ONCE:
             _module, entry, places, clocks = kept
             for place in places:
                 state.places[place.id] = place.copy()
@@ -161,6 +164,11 @@ class SetupContext:
         if empty:
             if len(_OPENED) >= _OPENED_KEPT:
                 _OPENED.clear()
+            if not known:
+                # the first time nothing is copied: a process that sets up one game (the
+                # window, a command) would never lay the copies out; a second game keeps them
+                _OPENED[key] = (self.module, _OPENED_ONCE, (), (0, 0, 0))
+                return
             clocks = (
                 state.version - before[0],
                 state.positions - before[1],

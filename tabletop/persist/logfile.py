@@ -421,7 +421,18 @@ class LogWriter:
         return cls(handle, path, length)
 
     def _write(self, record: dict[str, Any]) -> None:
-        encoded = (_dumps(record) + "\n").encode("utf-8")
+        # As _dumps, whose look for a lone surrogate is here the encoding's own refusal of one
+        # (a setup's entries run to tens of thousands of characters, each read once less). A
+        # record is a tree (commands' data, read from JSON or built by the rules), never a
+        # cycle: the encoder's watch for cycles, a fifth of its work, is left out.
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+        try:
+            encoded = (text + "\n").encode("utf-8")
+        except UnicodeEncodeError:
+            encoded = (
+                json.dumps(record, ensure_ascii=True, separators=(",", ":"), check_circular=False)
+                + "\n"
+            ).encode()
         start = self._length
         rest = memoryview(encoded)
         try:

@@ -163,21 +163,33 @@ def test_same_seed_same_table(greenland) -> None:
 
 def test_c5_c7_a_game_set_up_again_is_a_table_of_its_own(greenland) -> None:
     """The cards, cubes, disks and dice put out and the starting cubes and disks (C5 to C7) do
-    not depend on the seed and are built once a process: a game set up again is the same table
-    as one set up before, untouched by what was done in that one, and its log replays to it."""
+    not depend on the seed: a process builds them the first time, builds and keeps them the
+    second, and lays out what it kept from then on. Each game set up so is the same table, with
+    the same log, untouched by what was done in the others, and its log replays to it."""
     from tabletop.core import actions
+    from tabletop.modules import load_module
 
-    first = new_game(greenland, seed=4)
-    fresh = first.state.digest()
-    state = first.state
-    first.table.submit(actions.move(state, "cube-red-1", "elder-red", spot="rank3"), "red")
-    first.table.submit(actions.set_property(state, "kirima", "raided", {"turn": 1}), "red")
-    again = new_game(greenland, seed=4)
-    assert again.state.digest() == fresh != first.state.digest()
+    def logged(game) -> list[dict]:
+        return [{k: v for k, v in e.to_dict().items() if k != "t"} for e in game.table.entries]
+
+    module = load_module(greenland.folder)  # loaded anew: no game of it set up yet
+    games = [new_game(module, seed=4) for _ in range(2)]
+    fresh = games[0].state.digest()
+    for game in games:
+        state = game.state
+        game.table.submit(actions.move(state, "cube-red-1", "elder-red", spot="rank3"), "red")
+        game.table.submit(actions.set_property(state, "kirima", "raided", {"turn": 1}), "red")
+    again = new_game(module, seed=4)
+    assert again.state.digest() == fresh != games[0].state.digest()
+    assert again.state.digest() == new_game(greenland, seed=4).state.digest()
     assert again.state.pieces["cube-red-1"].place == "hunters_red"
     assert "raided" not in again.state.pieces["kirima"].props
     assert again.table.state_at(again.table.seq).digest() == fresh
-    first.table.submit(actions.move(state, "cube-red-2", "elder-red", spot="rank3"), "red")
+    assert (
+        logged(again) == logged(games[1])[: again.table.seq] == logged(games[0])[: again.table.seq]
+    )
+    for game in games:
+        game.table.submit(actions.move(game.state, "cube-red-2", "elder-red", spot="rank3"), "red")
     assert again.state.digest() == fresh
 
 
