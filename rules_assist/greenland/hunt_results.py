@@ -8,6 +8,7 @@ to the log line.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tabletop.core import actions
@@ -16,8 +17,17 @@ from .choices import Asker
 from .hunt_roll import Die, Hunting, Outcome, culture, listing
 from .variants import advanced_off
 
-_SNOWFLAKE = re.compile(r"^snowflake_on_success ([1-9])$")
-_SNOWFLAKE_LESS = re.compile(r"^snowflake -([1-9])$")
+
+# The bog iron and snowflake abilities' patterns are compiled at the first hunt's results, not
+# when the game is loaded.
+@functools.cache
+def _snowflake() -> re.Pattern[str]:
+    return re.compile(r"^snowflake_on_success ([1-9])$")
+
+
+@functools.cache
+def _snowflake_less() -> re.Pattern[str]:
+    return re.compile(r"^snowflake -([1-9])$")
 
 
 # ---- losses -----------------------------------------------------------------------------
@@ -55,11 +65,13 @@ def pay_iron(h: Hunting) -> None:
 # ---- bog iron's snowflake -------------------------------------------------------------------
 def snowflake(h: Hunting) -> bool:
     """G4: a successful hunt of a card with a snowflake (bog iron) is paid like D3, or it fails."""
-    cost = sum(int(m.group(1)) for a in h.row.get("abilities") or [] if (m := _SNOWFLAKE.match(a)))
+    cost = sum(
+        int(m.group(1)) for a in h.row.get("abilities") or [] if (m := _snowflake().match(a))
+    )
     if not cost:
         return True
     for ability, _source in h.abilities:  # Saila (D3)
-        if match := _SNOWFLAKE_LESS.match(ability):
+        if match := _snowflake_less().match(ability):
             cost = max(0, cost - int(match.group(1)))
     if not cost:
         h.note("the snowflake costs nothing (D3)")

@@ -10,6 +10,7 @@ re-rolled once (G2), then the faces an invention names become 1s (G3).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -31,8 +32,17 @@ OF_A_KIND = {"doubles": 2, "triples": 3, "quadruples": 4}  # G5, G6
 HIT_FACES = {"warm": (1, 2), "tableau": (1, 2), "cold": (1,)}  # G, D4
 RAID_ATTRITION = (3,)  # G1: each 3 kills a raider
 ALPHA_INACTIVE = ("metallurgy", "raid")  # E7
-_REROLL = re.compile(r"^reroll ([1-6]) (\w+)$")
-_MODIFY = re.compile(r"^modify ([1-6])->([1-6]) (\w+)$")
+
+
+# The two abilities' patterns are compiled at the first hunt roll, not when the game is loaded.
+@functools.cache
+def _reroll() -> re.Pattern[str]:
+    return re.compile(r"^reroll ([1-6]) (\w+)$")
+
+
+@functools.cache
+def _modify() -> re.Pattern[str]:
+    return re.compile(r"^modify ([1-6])->([1-6]) (\w+)$")
 
 
 def hunting_abilities(view: Greenland, colour: str) -> list[tuple[str, str]]:
@@ -70,7 +80,7 @@ def rerolls(abilities: Sequence[tuple[str, str]], kind: str) -> dict[int, str]:
 def _rerolls_of(abilities: tuple[tuple[str, str], ...], kind: str) -> tuple[tuple[int, str], ...]:
     faces: dict[int, str] = {}
     for ability, source in abilities:
-        match = _REROLL.match(ability)
+        match = _reroll().match(ability)
         if match and match.group(2) in (kind, "any"):
             faces.setdefault(int(match.group(1)), source)
     return tuple(faces.items())
@@ -87,7 +97,7 @@ def _modifications_of(
 ) -> tuple[tuple[int, tuple[int, str]], ...]:
     faces: dict[int, tuple[int, str]] = {}
     for ability, source in abilities:
-        match = _MODIFY.match(ability)
+        match = _modify().match(ability)
         if match and match.group(3) in (kind, "any"):
             faces.setdefault(int(match.group(1)), (int(match.group(2)), source))
     return tuple(faces.items())

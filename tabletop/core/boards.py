@@ -22,6 +22,7 @@ and a ``style`` (how the window colours the spaces by one node attribute:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,13 @@ FIELDS = frozenset(
     }
 )
 STYLE_FIELDS = frozenset({"attr", "colours", "letters", "icons"})
-_COLOUR = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+
+
+@functools.cache
+def _colour() -> re.Pattern[str]:
+    """A colour as a board style writes one. Compiled when a style names colours: most boards
+    name none (the start's do not)."""
+    return re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
 class BoardSpecError(FormatError):
@@ -137,7 +144,7 @@ def check_style(style: Any) -> dict[str, Any]:
             where = ("style", key, str(value))
             if not isinstance(text, str) or not text:
                 raise BoardSpecError(f"'style.{key}.{value}' must be text, not {text!r}", *where)
-            if key == "colours" and not _COLOUR.match(text):
+            if key == "colours" and not _colour().match(text):
                 raise BoardSpecError(
                     f"'style.colours.{value}' must be a colour like '#3c6e2f', not {text!r}",
                     *where,

@@ -22,6 +22,7 @@ like notes they change nothing on the table and undo and redo pass them by.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import random
@@ -43,7 +44,13 @@ CONTRIBUTION_BYTES = 32  # drawn when a seat does not give its own
 CONTRIBUTION_MIN, CONTRIBUTION_MAX = 16, 64  # bytes a seat's contribution may hold
 _COMMIT_DOMAIN = b"tabletop/fair/v1/commitment\x00"
 _DRAW_DOMAIN = b"tabletop/fair/v1/draw\x00"
-_HEX = re.compile(r"[0-9a-f]*")
+
+
+@functools.cache
+def _hex() -> re.Pattern[str]:
+    """Lower-case hex digits. Compiled when a seed or a contribution is read back from text,
+    which a start with a seed of its own never does."""
+    return re.compile(r"[0-9a-f]*")
 
 
 class ContributionsMissing(CommandError):
@@ -176,7 +183,7 @@ def derive_order(
 
 def hex_bytes(text: Any, what: str, low: int, high: int) -> bytes:
     """Bytes written as lower-case hex, ``low`` to ``high`` of them; ValueError naming ``what``."""
-    if not isinstance(text, str) or not _HEX.fullmatch(text) or len(text) % 2:
+    if not isinstance(text, str) or not _hex().fullmatch(text) or len(text) % 2:
         raise ValueError(f"{what} must be written in hexadecimal digits (0-9, a-f), two a byte")
     if not low <= len(text) // 2 <= high:
         span = f"{low}" if low == high else f"{low} to {high}"

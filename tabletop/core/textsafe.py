@@ -18,6 +18,7 @@ megabytes long. Every message that quotes what a file holds goes through these:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -107,11 +108,14 @@ def without_surrogates(value: Any) -> Any:
     return value
 
 
-# what a terminal obeys or cannot show: the controls but newline and tab, lone surrogates, the
-# line and paragraph separators and the direction overrides
-_TERMINAL_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+@functools.cache
+def _terminal_unsafe() -> re.Pattern[str]:
+    """What a terminal obeys or cannot show: the controls but newline and tab, lone surrogates,
+    the line and paragraph separators and the direction overrides. Compiled when first written:
+    a start that writes nothing to a terminal does not pay for it (some 4 M instructions)."""
+    return re.compile(
+        "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+    )
 
 
 class TerminalText:
@@ -124,7 +128,9 @@ class TerminalText:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        shown = _TERMINAL_UNSAFE.sub(lambda m: _escape_char(m.group()), text.replace("\r\n", "\n"))
+        shown = _terminal_unsafe().sub(
+            lambda m: _escape_char(m.group()), text.replace("\r\n", "\n")
+        )
         self._stream.write(shown)
         return len(text)
 

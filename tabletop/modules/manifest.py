@@ -109,7 +109,6 @@ def module_homes(module_id: str, game_dotted: str | None) -> list[str]:
     return [home] if home else own_packages(module_id)
 
 
-_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-.{}]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 

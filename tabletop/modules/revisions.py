@@ -10,6 +10,7 @@ written, and writes it atomically; an existing revision is never replaced.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 from pathlib import Path
@@ -22,7 +23,11 @@ from .gamecode import deck_problems
 from .manifest import Module
 from .problems import ModuleError, Problem
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+@functools.cache
+def _name() -> re.Pattern[str]:
+    """A kept revision's name. Compiled when one is looked up, which a start never does."""
+    return re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
 
 def main_deck(module: Module) -> str:
@@ -44,7 +49,7 @@ def with_revision(module: Module, name: str, deck_id: str | None = None) -> Modu
     if name == deck.path.stem:
         return module
     path = deck.path.parent / f"{name}.csv"
-    if not _NAME.match(name) or not path.is_file():
+    if not _name().match(name) or not path.is_file():
         known = ", ".join(revisions(module, deck_id))
         raise ModuleError(
             [
@@ -87,7 +92,7 @@ def import_revision(
 ) -> Path:
     """Check a CSV as a revision of the module's deck, then copy it in as ``decks/<name>.csv``."""
     deck_id = deck_id or main_deck(module)
-    if not _NAME.match(name):
+    if not _name().match(name):
         raise ModuleError(
             [Problem(str(source), None, "--name", "use letters, digits, '.', '-' and '_' only")]
         )

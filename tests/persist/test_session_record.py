@@ -6,7 +6,9 @@ result and says why (table: no rulebook section applies)."""
 
 from __future__ import annotations
 
+import calendar
 import json
+import time
 
 import pytest
 
@@ -16,7 +18,14 @@ from tabletop.modules import find_module, new_game
 from tabletop.modules.gamecode import game_of
 from tabletop.modules.results import game_result, record_result
 from tabletop.persist import Game, LogError
-from tabletop.persist.record import playing_time, record_lines, session_record
+from tabletop.persist.record import (
+    _created,
+    _offset,
+    playing_time,
+    record_lines,
+    session_record,
+    when_text,
+)
 from tests.sample_table import SEATS, sample_header, sample_table, setup_commands
 
 
@@ -195,3 +204,27 @@ def test_table_a_module_without_scoring_records_no_result_and_says_so(tmp_path) 
         line.startswith("Result: none (") and "no scoring" in line for line in record_lines(record)
     )
     game.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1970-01-01T00:00:00+0000",
+        "1969-12-31T23:59:59-0130",
+        "2000-02-29T12:30:45+0530",
+        "2024-12-31T23:59:60+0000",  # a leap second, as time.strptime reads one
+        "2100-03-01T00:00:00-1200",
+    ],
+)
+def test_table_a_header_time_counts_its_seconds_as_the_calendar_module_does(text: str) -> None:
+    # the record counts a header's time itself rather than through calendar.timegm (an import
+    # the start does without); the two sums must agree, leap seconds and dates before 1970 too
+    expected = calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%S%z")) - _offset(text)
+    assert _created(text) == expected
+    assert type(_created(text)) is int
+
+
+def test_table_a_header_time_written_by_the_record_reads_back_to_its_second() -> None:
+    for t in (0.0, 86_399.5, 951_782_400.0, 1_700_000_000.25, 4_102_444_800.0):
+        assert _created(when_text(t)) == int(t)
+    assert _created("") is None and _created("not a time") is None
