@@ -341,6 +341,9 @@ class FaceArt:
         image = self.store.load(stored) if stored is not None else None
         if image is not None and image.width() == width and image.height() == height:
             pm = QPixmap.fromImage(image)
+            # the pixmap shares the image's pixels: with this reference gone, setting its
+            # ratio below needs no copy of them
+            image = None
         else:
             pm = self._render(piece, visible, s, b, width, height)
             if stored is not None:
