@@ -20,6 +20,9 @@ What a game gives:
 - ``deck_vocabulary(column)``: the words a deck column takes beyond its declared choices,
   as (word, meaning) pairs (the deck editor offers them);
 - ``card_view(row)``: how a card's face reads (tabletop/ui/card_layouts.py);
+- ``card_back(row)``: (key, label, colour) of the back a row's card shows, the same as its
+  ``card_view``'s ``back_key``, ``back_label`` and ``back_colour``, for a game that can tell
+  it without making the whole view (a face-down card's look asks only this);
 - ``token_view(piece)``: how a token's face reads (tabletop/ui/token_art.py);
 - ``rulebook``: the invariants and transition rules (rules_assist/rules.py), which
   give the move checker and the whole-table audit;
@@ -228,6 +231,11 @@ class Game:
         return None
 
     has_card_view = False
+
+    def card_back(self, row: Mapping[str, Any]) -> Any:
+        return None
+
+    has_card_back = False
 
     def token_view(self, piece: Mapping[str, Any]) -> Any:
         return None

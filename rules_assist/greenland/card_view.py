@@ -49,7 +49,8 @@ CSV strings: both are read) and returns a dict of roles; the window
     the trophy VP ('' when none).
 ``back_key``, ``back_label``, ``back_colour``
     what the back shows: the deck a card comes from (North Greenland, South
-    Greenland, Event, Elder, Daughter, New World, Norse animal).
+    Greenland, Event, Elder, Daughter, New World, Norse animal); ``card_back(row)``
+    gives these three alone.
 ``placeholders``
     how many printed values are invented (``placeholder_count``).
 
@@ -67,6 +68,7 @@ __all__ = [
     "ICONS",
     "PRINTED_FIELDS",
     "ability_text",
+    "card_back",
     "card_view",
     "icon_names",
     "placeholder_count",
@@ -159,7 +161,7 @@ ICONS = (
 def card_view(row: dict[str, Any]) -> dict[str, Any]:
     """The display roles of one deck row (see the module's docstring)."""
     kind = _text(row.get("type"))
-    back_label, back_colour = BACKS.get(kind, ("Greenland", "#2b3048"))
+    back_key, back_label, back_colour = card_back(row)
     view: dict[str, Any] = {
         "title": _text(row.get("name")) or _text(row.get("id")),
         "subtitle": "",
@@ -176,7 +178,7 @@ def card_view(row: dict[str, Any]) -> dict[str, Any]:
         "upside_down": None,
         "regions": [],
         "badge": "",
-        "back_key": kind or "card",
+        "back_key": back_key,
         "back_label": back_label,
         "back_colour": back_colour,
         "placeholders": placeholder_count(row),
@@ -190,6 +192,14 @@ def card_view(row: dict[str, Any]) -> dict[str, Any]:
     else:
         _biome(row, view, kind)
     return view
+
+
+def card_back(row: dict[str, Any]) -> tuple[str, str, str]:
+    """(key, label, colour) of the back a row's card shows: its deck (the ``back_key``,
+    ``back_label`` and ``back_colour`` of its view), without the rest of the view."""
+    kind = _text(row.get("type"))
+    label, colour = BACKS.get(kind, ("Greenland", "#2b3048"))
+    return kind or "card", label, colour
 
 
 def icon_names(view: dict[str, Any]) -> set[str]:

@@ -76,6 +76,13 @@ class GreenlandGame(Game):
 
         return card_view(row)
 
+    has_card_back = True
+
+    def card_back(self, row: Any) -> Any:
+        from .card_view import card_back
+
+        return card_back(row)
+
     @cached_property
     def cards(self) -> Any:
         """The deck rows of the module's deck (rules_assist/greenland/deck.py)."""

@@ -58,14 +58,17 @@ log = logging.getLogger(__name__)
 
 
 class CardViews:
-    """The game's card_view, called once per deck row; None where a game has none."""
+    """The game's card_view, called once per deck row; None where a game has none. A back
+    is asked of the game's card_back where it has one: a face-down card needs no more."""
 
     def __init__(self, module: Any) -> None:
         self.module = module
         self.path: str | None = getattr(module, "game_path", None) if module else None
         self._function: Callable[[dict[str, Any]], Any] | None = None
+        self._back_function: Callable[[dict[str, Any]], Any] | None = None
         self._failed = False
         self._views: dict[tuple[str, str], dict[str, Any] | None] = {}
+        self._backs: dict[tuple[str, str], tuple[str, str, str] | None] = {}
 
     def view(self, deck_id: str, row: Mapping[str, Any] | None) -> dict[str, Any] | None:
         """The roles of one row, or None (no card_view, or it failed: the template face is drawn)."""
@@ -78,32 +81,59 @@ class CardViews:
 
     def back(self, deck_id: str, row: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
         """(key, label, colour) of the back a row's card shows, when its view names one."""
+        if row is None or not self.path or self._failed:
+            return None
+        if self._function is None and not self._load():
+            return None
+        if self._back_function is not None:
+            key = (deck_id, str(row.get("id", "")))
+            if key not in self._backs:
+                self._backs[key] = self._call_back(row)
+            return self._backs[key]
         view = self.view(deck_id, row)
         if not view or not view.get("back_key"):
             return None
         colour = str(view.get("back_colour") or "")
         return str(view["back_key"]), str(view.get("back_label") or ""), colour
 
-    def _call(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
-        if self._function is None:
-            from tabletop.modules.gamecode import game_of  # the game code, on first use
+    def _load(self) -> bool:
+        """Find the game's card_view (and card_back); False when it has none or it is broken."""
+        from tabletop.modules.gamecode import game_of  # the game code, on first use
 
-            try:
-                game = game_of(self.module)
-                if game is None or not game.has_card_view:
-                    self._failed = True
-                    return None
-                self._function = game.card_view
-            except Exception as exc:  # a broken hook must not stop the table from drawing
-                log.warning("card_view %s cannot be used: %s", self.path, exc)
+        try:
+            game = game_of(self.module)
+            if game is None or not game.has_card_view:
                 self._failed = True
-                return None
+                return False
+            self._function = game.card_view
+            if getattr(game, "has_card_back", False):
+                self._back_function = game.card_back
+        except Exception as exc:  # a broken hook must not stop the table from drawing
+            log.warning("card_view %s cannot be used: %s", self.path, exc)
+            self._failed = True
+            return False
+        return True
+
+    def _call(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        if self._function is None and not self._load():
+            return None
         try:
             view = self._function(dict(row))
         except Exception as exc:
             log.warning("card_view failed on card %r: %s", row.get("id"), exc)
             return None
         return view if isinstance(view, dict) else None
+
+    def _call_back(self, row: Mapping[str, Any]) -> tuple[str, str, str] | None:
+        """The game's card_back of a row, as the view's back would give it."""
+        try:
+            back = self._back_function(dict(row))
+        except Exception as exc:
+            log.warning("card_back failed on card %r: %s", row.get("id"), exc)
+            return None
+        if not isinstance(back, tuple | list) or len(back) != 3 or not back[0]:
+            return None
+        return str(back[0]), str(back[1] or ""), str(back[2] or "")
 
 
 # ----- the face -----

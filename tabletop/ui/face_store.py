@@ -33,6 +33,7 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 import PySide6
 from PySide6.QtCore import qVersion
@@ -119,35 +120,24 @@ class FaceStore:
         return cls(folder) if folder is not None else None
 
     def path(self, key: str) -> Path:
+        return self.folder / self.file_name(key)
+
+    @staticmethod
+    def file_name(key: str) -> str:
+        """The name of the file that keeps the face named ``key``."""
         name = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
-        return self.folder / f"{name}{SUFFIX}"
+        return f"{name}{SUFFIX}"
 
     def load(self, key: str) -> QImage | None:
-        """The face stored under ``key``; None when there is none or its file is not whole."""
+        """The face stored under ``key``; None when there is none or its file is not whole.
+
+        The pixels are read straight into the image's own memory (no bytes object in between,
+        no copy of them): a window's first paint loads some forty faces."""
         try:
-            data = self.path(key).read_bytes()
+            with open(os.path.join(self.folder, self.file_name(key)), "rb", buffering=0) as handle:
+                return _read_face(handle)
         except OSError:
             return None
-        start = len(FORMAT) + HEADER.size
-        if len(data) < start or not data.startswith(FORMAT):
-            return None
-        width, height, line, fmt, crc = HEADER.unpack_from(data, len(FORMAT))
-        pixels = memoryview(data)[start:]
-        if (
-            width == 0
-            or height == 0
-            or line < width
-            or len(pixels) != line * height
-            or zlib.crc32(pixels) != crc
-        ):
-            return None
-        try:
-            image = QImage(pixels, width, height, line, QImage.Format(fmt))
-        except (ValueError, TypeError):
-            return None
-        if image.isNull() or image.bytesPerLine() != line:
-            return None
-        return image.copy()  # its own pixels: ``data`` goes away
 
     def save(self, key: str, image: QImage) -> None:
         """Keep ``image`` under ``key``, whole or not at all; a folder that cannot be written
@@ -208,3 +198,31 @@ class FaceStore:
             with contextlib.suppress(OSError):
                 os.unlink(path)
                 total -= size
+
+
+def _read_face(handle: BinaryIO) -> QImage | None:
+    """The face in an open file; None when the file is short, long, damaged or of another
+    format. The file's size is checked against its header before any pixel memory is taken."""
+    start = len(FORMAT) + HEADER.size
+    head = handle.read(start)
+    if len(head) < start or not head.startswith(FORMAT):
+        return None
+    width, height, line, fmt, crc = HEADER.unpack_from(head, len(FORMAT))
+    if width == 0 or height == 0 or line < width:
+        return None
+    if os.fstat(handle.fileno()).st_size != start + line * height:
+        return None
+    try:
+        image = QImage(width, height, QImage.Format(fmt))
+    except (ValueError, TypeError):
+        return None
+    if image.isNull() or image.bytesPerLine() != line:
+        return None
+    pixels = image.bits()
+    done = 0
+    while done < len(pixels):
+        got = handle.readinto(pixels[done:])
+        if not got:
+            return None
+        done += got
+    return image if zlib.crc32(pixels) == crc else None

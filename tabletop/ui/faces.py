@@ -149,6 +149,7 @@ class FaceArt:
         self.module = module
         self.store = FaceStore.from_env() if store is True else store or None
         self._icons_identity: str | None = None
+        self._key_head: tuple[str, str, str] | tuple[()] = ()  # see _stored_key
         self._sketch = False  # set while a far-zoom pixmap is drawn
         self.seats = {s.id: s for s in (module.seats if module else ())}
         self.seats.update({s.id: s for s in seats})
@@ -341,6 +342,9 @@ class FaceArt:
         image = self.store.load(stored) if stored is not None else None
         if image is not None and image.width() == width and image.height() == height:
             pm = QPixmap.fromImage(image)
+            # the pixmap shares the image's pixels: with this reference gone, setting its
+            # ratio below needs no copy of them
+            image = None
         else:
             pm = self._render(piece, visible, s, b, width, height)
             if stored is not None:
@@ -384,8 +388,6 @@ class FaceArt:
         piece's ``key`` when the caller has it."""
         kind = self._kind(piece)
         parts: list[Any] = [
-            _identity(),
-            self._icon_files(),
             look if look is not None else self.key(piece, visible),
             b,
             width,
@@ -404,7 +406,12 @@ class FaceArt:
                 parts += [self._template(piece), deck.columns if deck else None]
         elif shape == "token":
             parts.append(self.tokens.view(piece, visible))
-        text = repr(parts)
+        # the text is repr([identity, icon files, *parts]); the head of it that is the same for
+        # every face (some 1,600 characters) is kept, keyed on the two texts it is made of
+        identity, icons = _identity(), self._icon_files()
+        if self._key_head[:2] != (identity, icons):
+            self._key_head = (identity, icons, f"[{identity!r}, {icons!r}, ")
+        text = self._key_head[2] + ", ".join(map(repr, parts)) + "]"
         return None if " at 0x" in text else text
 
     def _icon_files(self) -> str:

@@ -155,7 +155,13 @@ class PlaceItem(QGraphicsItem):
         return QRectF(self.rect.x(), self.rect.y() - 30, min(self.rect.width(), 170), 28)
 
     def boundingRect(self) -> QRectF:
-        return self.rect.adjusted(-8, -34, 8, 8)
+        # asked some five times a paint: one rect, kept (a place's rect is not changed in
+        # place: another layout makes new items); Qt takes a copy of it
+        try:
+            return self._bounds
+        except AttributeError:
+            self._bounds = self.rect.adjusted(-8, -34, 8, 8)
+            return self._bounds
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
@@ -464,7 +470,13 @@ class PieceItem(QGraphicsItem):
             self.update()
 
     def boundingRect(self) -> QRectF:
-        return QRectF(-6, -6, self.w + 12, self.h + 12)
+        # Qt asks some five times an item a paint: one rect, kept (a piece's size never
+        # changes: a piece of another size is another item); Qt takes a copy of it
+        try:
+            return self._bounds
+        except AttributeError:
+            self._bounds = QRectF(-6, -6, self.w + 12, self.h + 12)
+            return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()

@@ -11,6 +11,7 @@ from rules_assist.greenland.card_view import (
     ICONS,
     PRINTED_FIELDS,
     ability_text,
+    card_back,
     card_view,
     icon_names,
     placeholder_count,
@@ -219,6 +220,12 @@ def test_each_type_has_its_own_back(rows):
         "New World",
         "Norse animal",
     }
+
+
+def test_card_back_is_the_back_the_view_names(rows):
+    for row in [*rows.values(), {"id": "x"}, {"id": "y", "type": "unknown"}]:
+        view = card_view(row)
+        assert card_back(row) == (view["back_key"], view["back_label"], view["back_colour"])
 
 
 def test_placeholders_count_the_printed_values_with_no_source(rows):

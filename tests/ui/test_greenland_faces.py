@@ -212,6 +212,19 @@ def test_two_north_biomes_have_the_same_back_and_south_another(art, rows):
     assert render(art, event, visible=False) != render(art, shark, visible=False)
 
 
+def test_a_face_down_card_shows_the_back_its_view_names_without_making_the_view(app, module):
+    """A back is what the card's view names (card_back), and a face-down card's look asks
+    nothing more of the game: its face's data is not read to draw its back."""
+    art = FaceArt(module, module.seats, store=False)
+    pieces = [card(row) for row in module.decks["greenland"].cards]
+    keys = [art.key(piece, False) for piece in pieces]
+    assert not art.views._views  # noqa: SLF001 - no card's whole view was made for its back
+    for piece, key in zip(pieces, keys, strict=True):
+        view = art.views.view("greenland", art._row("greenland", piece.id))  # noqa: SLF001
+        back = (view["back_key"], view["back_label"], view["back_colour"])
+        assert key[-1] == back == art.views.back("greenland", art._row("greenland", piece.id))  # noqa: SLF001
+
+
 def test_the_import_is_drawn_turned_at_the_bottom(art, rows):
     view = card_view(rows["sword-ship"])
     assert view["upside_down"]["title"] == "Imported Sword"
