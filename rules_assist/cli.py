@@ -24,7 +24,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from tabletop.core import TableError, printable
 from tabletop.modules import find_module, module_ids, not_laid_out, saved_module
@@ -35,6 +35,7 @@ from tabletop.persist import Game as SavedGame
 
 from .cli_options import (
     CommandError,
+    Parser,
     add_common,
     add_parameter,
     check_parameters,
@@ -47,13 +48,6 @@ from .cli_options import (
 from .game import Game, ProcedureSpec
 from .procedures import ChoiceNeeded
 from .questions import Question
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 class AnswersNeeded(CommandError):

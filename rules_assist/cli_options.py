@@ -7,11 +7,20 @@ from __future__ import annotations
 import argparse
 import inspect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from tabletop.core import TableError, TableState
 
 from .game import Game, Parameter, ProcedureSpec
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit code 2 (here, not in
+    rules_assist/cli.py, so that the ``tabletop`` command's own parser is built without loading
+    the procedures' command line)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 class CommandError(TableError):

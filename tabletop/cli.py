@@ -24,29 +24,16 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules_assist import cli as procedures_cli
-from tabletop.cli_export import cmd_export
-from tabletop.cli_fair import COMMANDS as FAIR_COMMANDS
-from tabletop.cli_fair import new_game_hint, new_game_options
-from tabletop.cli_games import (
-    CliError,
-    check_output,
-    cmd_check,
-    cmd_module_procedure,
-    cmd_move,
-    cmd_procedures,
-    cmd_rules,
-    cmd_run,
-    cmd_score,
-    cmd_simulate,
-    game_module,
-    module_summary,
-    open_game,
+from tabletop.cli_errors import CliError
+from tabletop.cli_parser import (
+    EXPORT_COMMANDS,
+    FAIR_COMMANDS,
+    NOTE_COMMANDS,
+    ONLINE_COMMANDS,
+    RECORD_COMMANDS,
+    REPORT_COMMANDS,
 )
-from tabletop.cli_notes import cmd_note, cmd_notes, log_note_lines, notes_by_entry
 from tabletop.cli_parser import parser as build_parser
-from tabletop.cli_record import cmd_form, cmd_session, named_seats, pairs, session_start
-from tabletop.cli_report import cmd_report
 from tabletop.core import CommandError, Entry, Mode, Names, Policy, TableError, printable
 from tabletop.core.randomness import ContributionsMissing
 from tabletop.core.textsafe import TerminalText
@@ -66,9 +53,7 @@ from tabletop.modules import (
     name_module_folders,
     new_game,
 )
-from tabletop.modules.revisions import import_revision, revisions, with_revision
 from tabletop.modules.words import piece_words
-from tabletop.online.commands import COMMANDS as ONLINE_COMMANDS
 from tabletop.persist import atomic_path
 from tabletop.persist.seatview import copy_owner_text, seat_view_of
 
@@ -76,12 +61,21 @@ from tabletop.persist.seatview import copy_owner_text, seat_view_of
 # speed: the others start without it. So are play by email's code (its keys, envelopes and
 # take-backs), the sessions' table and the decks' comparison, by their commands (and their
 # options by tabletop/cli_parser.py when those commands are given): every other command, the
-# window's start among them, would load them for nothing (some 15 ms). Nothing imports this
-# module, so nothing here dodges a cycle; the cheap imports the table, the modules and the
-# procedures need are at the top.
+# window's start among them, would load them for nothing (some 15 ms). Likewise every command
+# module (tabletop/cli_games.py with the procedures' command line, cli_export, cli_fair,
+# cli_notes, cli_record, cli_report, tabletop/online/commands.py) and the decks' revisions
+# load with the commands that use them, inside those commands: ``tabletop play`` uses none of
+# them. Nothing imports this module, so nothing here dodges a cycle; the cheap imports the
+# table, the modules and the window need anyway are at the top.
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    # only here (see the imports above)
+    from tabletop.cli_fair import new_game_hint, new_game_options
+    from tabletop.cli_games import check_output
+    from tabletop.cli_record import named_seats, pairs, session_start
+    from tabletop.modules.revisions import with_revision
+
     check_output(args.output)
     module = find_module(args.module)
     if args.deck:
@@ -160,6 +154,8 @@ def _setup_options(module: Any, extra: Sequence[str]) -> dict[str, str]:
 
 
 def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
+    from tabletop.cli_games import module_summary  # only here (see the imports above)
+
     lines = inspect_text(state, seat)
     summary = module_summary(game, state)
     if isinstance(summary, dict):
@@ -170,6 +166,8 @@ def _inspect_lines(game: Any, state: Any, seat: str | None = None) -> list[str]:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
+    from tabletop.cli_games import module_summary, open_game  # only here (see the imports)
+
     game = open_game(args.file)
     table = game.table
     at = table.seq if args.at is None else args.at
@@ -218,6 +216,10 @@ def _log_text(seats: dict[str, str], undone: frozenset[int]) -> Callable[[Entry,
 
 
 def cmd_log(args: argparse.Namespace) -> int:
+    # only here (see the imports above)
+    from tabletop.cli_games import game_module, open_game
+    from tabletop.cli_notes import log_note_lines, notes_by_entry
+
     game = open_game(args.file)
     entries = game.table.entries
     if args.last is not None:
@@ -270,6 +272,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from tabletop.cli_games import check_output, open_game  # only here (see the imports above)
+
     check_output(args.output)
     game = open_game(args.file)
     if not 0 <= args.to <= game.table.seq:
@@ -304,7 +308,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     """A seat of a live game: in the window, or played by a bot here (--bot)."""
     if args.bot:
-        return ONLINE_COMMANDS["join"](args)
+        return _online_command(args)
     from tabletop.ui.app import join  # here for start-up speed: Qt loads only for the window
 
     return join(args.address)
@@ -318,6 +322,7 @@ def _check_folder(path: str) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     # here for start-up speed: Qt loads only for the commands that draw
+    from tabletop.cli_games import check_output, game_module, open_game
     from tabletop.export import FORMATS, ExportError, render_game
     from tabletop.export.snapshot import MAX_SCALE, MIN_SCALE
 
@@ -389,6 +394,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
+    # only here (see the imports above)
+    from tabletop.modules.revisions import import_revision, revisions, with_revision
+
     if args.deck_command == "list":
         module = find_module(args.module)
         for name in revisions(module):
@@ -530,33 +538,90 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {
-    "check": cmd_check,
-    "move": cmd_move,
-    "procedures": cmd_procedures,
-    "rules": cmd_rules,
-    "run": cmd_run,
+# The commands of the other command modules: each loads its module when it runs, and hands the
+# arguments to the module's command of that name (tabletop/cli_parser.py names them).
+
+
+def _games_command(args: argparse.Namespace) -> int:
+    """check, move, procedures, rules, run, score and simulate: tabletop/cli_games.py's."""
+    from tabletop import cli_games  # only here (see the imports above)
+
+    return {
+        "check": cli_games.cmd_check,
+        "move": cli_games.cmd_move,
+        "procedures": cli_games.cmd_procedures,
+        "rules": cli_games.cmd_rules,
+        "run": cli_games.cmd_run,
+        "score": cli_games.cmd_score,
+        "simulate": cli_games.cmd_simulate,
+    }[args.command](args)
+
+
+def _export_command(args: argparse.Namespace) -> int:
+    from tabletop.cli_export import cmd_export as run  # only here (see the imports above)
+
+    return run(args)
+
+
+def _notes_command(args: argparse.Namespace) -> int:
+    """note and notes."""
+    from tabletop.cli_notes import cmd_note, cmd_notes  # only here (see the imports above)
+
+    return {"note": cmd_note, "notes": cmd_notes}[args.command](args)
+
+
+def _record_command(args: argparse.Namespace) -> int:
+    """session and form."""
+    from tabletop.cli_record import cmd_form, cmd_session  # only here (see the imports above)
+
+    return {"session": cmd_session, "form": cmd_form}[args.command](args)
+
+
+def _report_command(args: argparse.Namespace) -> int:
+    from tabletop.cli_report import cmd_report as run  # only here (see the imports above)
+
+    return run(args)
+
+
+def _fair_command(args: argparse.Namespace) -> int:
+    """contribute, reveal and verify."""
+    from tabletop.cli_fair import COMMANDS as fair  # only here (see the imports above)
+
+    return fair[args.command](args)
+
+
+def _online_command(args: argparse.Namespace) -> int:
+    """host, and join with --bot."""
+    from tabletop.online.commands import COMMANDS as online  # only here (see the imports above)
+
+    return online[args.command](args)
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": _games_command,
+    "move": _games_command,
+    "procedures": _games_command,
+    "rules": _games_command,
+    "run": _games_command,
     "new": cmd_new,
     "inspect": cmd_inspect,
     "log": cmd_log,
-    "export": cmd_export,
+    **dict.fromkeys(EXPORT_COMMANDS, _export_command),
     "pbem": cmd_pbem,
-    "note": cmd_note,
-    "notes": cmd_notes,
-    "session": cmd_session,
-    "form": cmd_form,
+    **dict.fromkeys(NOTE_COMMANDS, _notes_command),
+    **dict.fromkeys(RECORD_COMMANDS, _record_command),
     "sessions": cmd_sessions,
-    "report": cmd_report,
+    **dict.fromkeys(REPORT_COMMANDS, _report_command),
     "replay": cmd_replay,
     "play": cmd_play,
     "render": cmd_render,
     "deck": cmd_deck,
-    "score": cmd_score,
+    "score": _games_command,
     "modules": cmd_modules,
     "bench": cmd_bench,
-    "simulate": cmd_simulate,
-    **FAIR_COMMANDS,
-    **ONLINE_COMMANDS,
+    "simulate": _games_command,
+    **dict.fromkeys(FAIR_COMMANDS, _fair_command),
+    **dict.fromkeys(ONLINE_COMMANDS, _online_command),
     "join": cmd_join,
 }
 
@@ -614,6 +679,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _module_procedure(word: str) -> bool:
+    """``word``, naming no command, is a module with procedures (``tabletop MODULE PROC ...``)."""
+    from rules_assist.cli import has_procedures  # only here (see the imports above)
+
+    return has_procedures(word)
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else ""
@@ -622,8 +694,10 @@ def _main(argv: Sequence[str] | None) -> int:
         name_module_folders(folders)  # a saved game's module: installed, or one of these
         command = argv[0] if argv else ""
         if command == "run":  # the procedure's options are built from FILE's game
-            return cmd_run(argparse.Namespace(command="run", procedure_args=argv[1:]))
-        if command and command not in COMMANDS and procedures_cli.has_procedures(command):
+            return _games_command(argparse.Namespace(command="run", procedure_args=argv[1:]))
+        if command and command not in COMMANDS and _module_procedure(command):
+            from tabletop.cli_games import cmd_module_procedure  # only here (see the imports above)
+
             return cmd_module_procedure(
                 argparse.Namespace(command=command, module=command, procedure_args=argv[1:])
             )

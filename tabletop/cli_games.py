@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from rules_assist import cli as procedures_cli
+from tabletop.cli_errors import CliError
 from tabletop.core import (
     Finding,
     Mode,
@@ -33,10 +34,6 @@ from tabletop.modules.rules import finding_dict, game_of
 from tabletop.persist import Game
 from tabletop.persist.seatview import check_copy, seat_view_of
 from tabletop.visibility import can_see
-
-
-class CliError(Exception):
-    """A plain message for the person at the terminal."""
 
 
 def open_game(path: str, writable: bool = False) -> Any:

@@ -6,16 +6,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rules_assist.cli import Parser as _Parser
-from rules_assist.cli import procedures_overview
+from rules_assist.cli_options import Parser as _Parser
 from tabletop import __version__
-from tabletop.cli_export import add_parsers as add_export_parsers
-from tabletop.cli_fair import add_new_options as add_fair_new_options
-from tabletop.cli_fair import add_parsers as add_fair_parsers
-from tabletop.cli_notes import add_parsers as add_note_parsers
-from tabletop.cli_record import add_parsers as add_record_parsers
-from tabletop.cli_report import add_parsers as add_report_parsers
-from tabletop.online.commands import add_parsers as add_online_parsers
+
+# The commands each command module adds, named here so that a command line is read, and
+# tabletop/cli.py finds its command, without importing the modules of the others: a command's
+# module (its options and its code) loads for that command only, and ``tabletop play`` loads
+# none of them (tests/test_cli_one_command.py checks these names against the modules').
+EXPORT_COMMANDS = ("export",)
+NOTE_COMMANDS = ("note", "notes")
+RECORD_COMMANDS = ("session", "form")
+REPORT_COMMANDS = ("report",)
+FAIR_COMMANDS = ("contribute", "reveal", "verify")
+ONLINE_COMMANDS = ("host", "join")
 
 
 class _TopParser(_Parser):
@@ -23,6 +26,9 @@ class _TopParser(_Parser):
     the games' procedure tables only when the help is shown."""
 
     def format_help(self) -> str:
+        # the procedures' command line loads for the help only (see the imports above)
+        from rules_assist.cli import procedures_overview
+
         self.epilog = procedures_overview()
         return super().format_help()
 
@@ -126,7 +132,10 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--inspect", action="store_true", help="print the new table, as 'tabletop inspect' does"
     )
-    add_fair_new_options(p)
+    if command in (None, "new"):  # --fair and its options: cli_fair loads for them (above)
+        from tabletop.cli_fair import add_new_options as add_fair_new_options
+
+        add_fair_new_options(p)
 
     p = sub.add_parser("inspect", help="every place of a game and what lies in it")
     p.add_argument("file", help="a game log (.jsonl)")
@@ -189,20 +198,39 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
         help="the lines as a spectator reads them: no hidden card is named",
     )
 
-    add_note_parsers(sub)
-    add_export_parsers(sub)
+    # each command module's options load with its commands only (see the imports above)
+    if command in (None, *NOTE_COMMANDS):
+        from tabletop.cli_notes import add_parsers as add_note_parsers
+
+        add_note_parsers(sub)
+    if command in (None, *EXPORT_COMMANDS):
+        from tabletop.cli_export import add_parsers as add_export_parsers
+
+        add_export_parsers(sub)
     if command in (None, "pbem"):  # play by email's code loads for its command only (cli.py)
         from tabletop.cli_pbem import add_parsers as add_pbem_parsers
 
         add_pbem_parsers(sub)
-    add_record_parsers(sub)
+    if command in (None, *RECORD_COMMANDS):
+        from tabletop.cli_record import add_parsers as add_record_parsers
+
+        add_record_parsers(sub)
     if command in (None, "sessions"):  # as pbem's
         from tabletop.cli_sessions import add_parsers as add_sessions_parsers
 
         add_sessions_parsers(sub)
-    add_report_parsers(sub)
-    add_fair_parsers(sub)
-    add_online_parsers(sub)
+    if command in (None, *REPORT_COMMANDS):
+        from tabletop.cli_report import add_parsers as add_report_parsers
+
+        add_report_parsers(sub)
+    if command in (None, *FAIR_COMMANDS):
+        from tabletop.cli_fair import add_parsers as add_fair_parsers
+
+        add_fair_parsers(sub)
+    if command in (None, *ONLINE_COMMANDS):
+        from tabletop.online.commands import add_parsers as add_online_parsers
+
+        add_online_parsers(sub)
 
     p = sub.add_parser("replay", help="write a new log that ends at entry N (a branch)")
     p.add_argument("file", help="a game log (.jsonl)")

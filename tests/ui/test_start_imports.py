@@ -102,6 +102,30 @@ def test_table_start_up_loads_no_pbem_sessions_or_deck_comparison_code(
         assert module not in start_up, module
 
 
+def test_table_start_up_loads_no_command_module_the_window_does_not_use(
+    start_up: set[str],
+) -> None:
+    """``tabletop play`` reads its own options and opens the window: the other commands'
+    modules (their options and code), the procedures' command line, the decks' revisions and
+    the committed dice's checks load when their commands run (tests/test_*_cli.py,
+    tests/test_cli_one_command.py and tests/online run them), not at the window's start."""
+    for module in (
+        "tabletop.cli_games",
+        "tabletop.cli_export",
+        "tabletop.cli_fair",
+        "tabletop.cli_notes",
+        "tabletop.cli_record",
+        "tabletop.cli_report",
+        "tabletop.online.commands",
+        "rules_assist.cli",
+        "tabletop.modules.revisions",
+        "tabletop.modules.backs",
+        "tabletop.persist.fairness",
+    ):
+        assert module not in start_up, module
+    assert "tabletop.cli_parser" in start_up  # the command line is read as before
+
+
 def test_table_the_dialogs_widget_classes_are_made_when_a_dialog_opens(
     made: dict[str, set[str]],
 ) -> None:
