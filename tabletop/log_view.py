@@ -142,6 +142,10 @@ _RUN = r"[\w-]+"
 _RUN_AT = re.compile(_RUN).match
 
 
+def _longest_first(name: str) -> tuple[int, str]:
+    return -len(name), name
+
+
 class _Names:
     """Every name a piece has been called on this table: its id and its face's name.
 
@@ -162,26 +166,31 @@ class _Names:
         self._stale = False
 
     def learn(self, piece: Piece) -> None:
-        self.pieces[piece.id] = piece
-        if piece.id in self.back:
+        pid = piece.id
+        self.pieces[pid] = piece
+        if pid in self.back:
             return
-        self.back[piece.id] = self.words.back(piece)
+        self.back[pid] = self.words.back(piece)
         face = self.words.face(piece)
-        for name in {piece.id, face} if face else {piece.id}:
-            if name not in self.by_name:
+        for name in {pid, face} if face else (pid,):
+            bearers = self.by_name.get(name)
+            if bearers is None:
                 self._add(name)
-            self.by_name.setdefault(name, []).append(piece.id)
+                self.by_name[name] = [pid]
+            else:
+                bearers.append(pid)
 
     def _add(self, name: str) -> None:
         """A new name, in its head's list (longest first, then in order of the text)."""
         head = _RUN_AT(name)
         key = head.group() if head else name[:1]
         names = self._heads.get(key)
-        if names is None:
-            names = self._heads[key] = []
+        if names is None:  # most heads begin one name only: nothing to sort
+            self._heads[key] = [name]
             if self._scan is None or not _WORDY(key):
                 self._stale = True  # a head that is not a run: the scan must stop at it too
-        bisect.insort(names, name, key=lambda n: (-len(n), n))
+            return
+        bisect.insort(names, name, key=_longest_first)
 
     def _index(self) -> re.Pattern[str] | None:
         if self._stale:
@@ -288,16 +297,26 @@ class LogReader:
             self._read(entry)
 
     def _look(self, pids: Iterable[str], seen: dict[str, set[Viewer]]) -> None:
-        state = self._state
+        state, viewers = self._state, self._viewers
+        pieces, names = state.pieces, self._names
+        known, learnt = names.pieces, names.back
+        everyone = len(viewers)
         for pid in pids:
-            piece = state.pieces.get(pid)
+            piece = pieces.get(pid)
             if piece is None:
                 continue
-            self._names.learn(piece)  # a piece is known by its names once it is on the table
-            who = seen.setdefault(pid, set())
-            if len(who) == len(self._viewers):
+            # a piece is known by its names once it is on the table (``_Names.learn``; its
+            # names are worked out the first time only, the piece kept as last seen each time)
+            if piece.id in learnt:
+                known[piece.id] = piece
+            else:
+                names.learn(piece)
+            who = seen.get(pid)
+            if who is None:
+                who = seen[pid] = set()
+            elif len(who) == everyone:
                 continue
-            for viewer in self._viewers:
+            for viewer in viewers:
                 if viewer not in who and can_see(state, piece, viewer):
                     who.add(viewer)
 

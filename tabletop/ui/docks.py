@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
+from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -177,8 +177,18 @@ class LogPanel(QWidget):
         for entry in self.session.table.entries:
             self.list.addItem(self._item(entry))
         self.list.blockSignals(False)
-        self.list.scrollToBottom()
+        # the last line in sight; a list not shown yet is scrolled when it is first shown, at
+        # its real width (scrolling now would lay every line out at a width it never shows)
+        self._scroll_when_shown = not self.list.isVisible()
+        if not self._scroll_when_shown:
+            self.list.scrollToBottom()
         self._sync_position()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._scroll_when_shown:
+            self._scroll_when_shown = False
+            self.list.scrollToBottom()
 
     def _append(self, change: Change) -> None:
         self.list.blockSignals(True)

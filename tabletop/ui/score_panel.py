@@ -80,6 +80,8 @@ class ScorePanel(QWidget):
         for c, kind in enumerate(kinds, start=1):
             self.table.horizontalHeaderItem(c).setToolTip(f"{kind.capitalize()} victory points")
         self.table.setRowCount(len(rows))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter  # worked out once
+        bold = None  # the totals' font: an item's own font made bold, the same for every total
         for r, row in enumerate(rows):
             name = self.session.seat_name(row.get("seat"))
             if row.get("extinct"):
@@ -87,11 +89,12 @@ class ScorePanel(QWidget):
             self.table.setItem(r, 0, QTableWidgetItem(name))
             for c, kind in enumerate(kinds, start=1):
                 item = QTableWidgetItem(str(row.get(kind, "")))
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setTextAlignment(right)
                 if kind == "total":
-                    font = item.font()
-                    font.setBold(True)
-                    item.setFont(font)
+                    if bold is None:
+                        bold = item.font()
+                        bold.setBold(True)
+                    item.setFont(bold)
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
 
