@@ -178,6 +178,9 @@ class TableLayout:
         self.zones: list[Zone] = []
         self._spots: dict[str, dict[str, Rect]] = {}
         self._board_cells: dict[str, float] = {}
+        # where pieces lie, and the regions' cells on the cards, for the table's positions as
+        # they are now (see _memo): a card's position is asked again for each piece on it
+        self._placed: tuple[dict | None, dict] = (None, {})
         self._arrange()
 
     # ---- places ----------------------------------------------------------
@@ -308,6 +311,20 @@ class TableLayout:
         rects = list(self.places.values()) + [z.rect for z in self.zones]
         return _bounds(rects) or Rect(0, 0, 100 * PX_PER_MM, 100 * PX_PER_MM)
 
+    def _memo(self) -> dict:
+        """What this layout worked out of where the pieces lie, kept as long as the table's
+        positions memo (TableState.positions_memo, which _order uses too) is the one it was
+        worked out beside: a command that moves, flips, adds or removes a piece or place or
+        sets a property starts a new one, and a table taken back to a mark (back_to) has the
+        one of that time again. The places' rectangles are this layout's own, fixed for its
+        life (a place that grows gets a new layout): positions depend on nothing else."""
+        table_memo = self.state.positions_memo()
+        kept_for, memo = self._placed
+        if kept_for is not table_memo:
+            memo = {}
+            self._placed = (table_memo, memo)
+        return memo
+
     def place_rect(self, place_id: str) -> Rect:
         """The rectangle of a place; a card's regions take the card's rectangle."""
         place = self.state.places[place_id]
@@ -321,9 +338,14 @@ class TableLayout:
     def spots(self, place_id: str) -> dict[str, Rect]:
         """The rectangle of each spot (slots, board spaces, regions), in scene units."""
         place = self.state.places[place_id]
+        if place.parent is not None:  # a card's regions move with the card
+            memo = self._memo()
+            key = ("regions", place_id)
+            cells = memo.get(key)
+            if cells is None:
+                cells = memo[key] = region_cells(place.spots, self.place_rect(place_id))
+            return cells
         rect = self.place_rect(place_id)
-        if place.parent is not None:
-            return region_cells(place.spots, rect)
         cached = self._spots.get(place_id)
         if cached is None:
             if place.kind == "board":
@@ -394,6 +416,13 @@ class TableLayout:
 
     def piece_pos(self, pid: str) -> tuple[float, float]:
         """The top-left corner of a piece in scene units."""
+        memo = self._memo()
+        pos = memo.get(pid)
+        if pos is None:
+            pos = memo[pid] = self._piece_pos(pid)
+        return pos
+
+    def _piece_pos(self, pid: str) -> tuple[float, float]:
         piece = self.state.pieces[pid]
         place = self.state.places[piece.place]
         rect = self.place_rect(place.id)
