@@ -181,9 +181,20 @@ class TableLayout:
         # where pieces lie, and the regions' cells on the cards, for the table's positions as
         # they are now (see _memo): a card's position is asked again for each piece on it
         self._placed: tuple[dict | None, dict] = (None, {})
+        self._place_sizes: dict[str, tuple[float, float]] = {}
         self._arrange()
 
     # ---- places ----------------------------------------------------------
+    def _place_size(self, place: Place) -> tuple[float, float]:
+        """``place_size`` of a place, worked out once: arranging the places reads each size
+        several times (the tallest of a line, the widest zone, then the place itself), and a
+        growing place's size is the sum of its pieces'. Kept with the rectangles made of it,
+        for this layout's life (a place that grows gets a new layout)."""
+        size = self._place_sizes.get(place.id)
+        if size is None:
+            size = self._place_sizes[place.id] = place_size(place, self.size)
+        return size
+
     def _arrange(self) -> None:
         fixed: dict[str, Rect] = {}
         relative: list[Place] = []
@@ -192,7 +203,7 @@ class TableLayout:
         for place in self.state.places.values():
             if place.kind == "regions":
                 continue
-            w, h = place_size(place, self.size)
+            w, h = self._place_size(place)
             x, y = _mm(place.layout, "x"), _mm(place.layout, "y")
             if x is not None and y is not None:
                 fixed[place.id] = Rect(x, y, w, h)
@@ -218,7 +229,7 @@ class TableLayout:
         if loose:
             top = self._flow(loose, shared.x, top, width)[0] + ZONE_GAP
         if columns and seated:  # the seats' zones side by side, each as wide as its widest place
-            column = max(place_size(p, self.size)[0] for s in seated for p in by_seat[s.id])
+            column = max(self._place_size(p)[0] for s in seated for p in by_seat[s.id])
             column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
             left, bottom_all = shared.x, top
             for seat in seated:
@@ -253,7 +264,7 @@ class TableLayout:
                 if any(n not in fixed for n in after + below):
                     left.append(place)
                     continue
-                w, h = place_size(place, self.size)
+                w, h = self._place_size(place)
                 x = _mm(place.layout, "x")
                 y = _mm(place.layout, "y")
                 if after:
@@ -281,10 +292,10 @@ class TableLayout:
         ``stack_under`` goes under the one before it when both fit in the tallest's height."""
         rects = self.places if into is None else into
         x, y, row_h, widest = left, top, 0.0, 0.0
-        tallest = max((place_size(p, self.size)[1] for p in places), default=0.0)
+        tallest = max((self._place_size(p)[1] for p in places), default=0.0)
         below: Rect | None = None  # the place the next may go under
         for place in places:
-            w, h = place_size(place, self.size)
+            w, h = self._place_size(place)
             if (
                 below is not None
                 and place.layout.get("stack_under")

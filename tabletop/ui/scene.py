@@ -129,9 +129,10 @@ class TableScene(QGraphicsScene):
         for piece in state.pieces.values():
             item = PieceItem(piece, self.art, self.size_of(piece.id), self._cache_mode)
             self.pieces[piece.id] = item
+            # placed before it joins the scene: moved there, Qt would note each change of its
+            # geometry in the scene's index (asking its bounds anew) and mark it for repainting
+            self._place_piece(piece.id)
             self.addItem(item)
-        for pid in self.pieces:
-            self._place_piece(pid)
         bounds = self.layout.bounds()
         self.setSceneRect(
             QRectF(
