@@ -157,6 +157,7 @@ class FaceArt:
         self._cache: OrderedDict[tuple, QPixmap] = OrderedDict()
         self._cached_bytes = 0
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
+        self._sizes: dict[tuple[str, bool], tuple[float, float]] = {}  # see size_wh
         self._icons: dict[str, QSvgRenderer | None] = {}
         self.views = CardViews(module)
         self.tokens = TokenViews(module)
@@ -185,15 +186,26 @@ class FaceArt:
 
     def size(self, piece: Piece) -> QSizeF:
         """Scene units: the kind's size in mm times PX_PER_MM; a big cube of a plain kind is larger."""
-        kind = self._kind(piece)
-        w, h = kind.size if kind is not None else DEFAULT_PIECE_MM
-        if (
-            self.shape_kind(piece) == "cube"
-            and piece.props.get("big")
-            and not (kind is not None and kind.props.get("big"))
-        ):
-            w, h = w * BIG_FACTOR, h * BIG_FACTOR
-        return QSizeF(w * PX_PER_MM, h * PX_PER_MM)
+        return QSizeF(*self.size_wh(piece))
+
+    def size_wh(self, piece: Piece) -> tuple[float, float]:
+        """``size`` as (width, height). A table lays out each piece several times (its place's
+        others, the card it lies on): the size is kept per kind and ``big``, all it depends on
+        besides the module's kinds (which a FaceArt's module does not change): a piece of no
+        known kind is a cube only when its kind is named "cube"."""
+        key = (piece.kind, bool(piece.props.get("big")))
+        size = self._sizes.get(key)
+        if size is None:
+            kind = self._kind(piece)
+            w, h = kind.size if kind is not None else DEFAULT_PIECE_MM
+            if (
+                self.shape_kind(piece) == "cube"
+                and piece.props.get("big")
+                and not (kind is not None and kind.props.get("big"))
+            ):
+                w, h = w * BIG_FACTOR, h * BIG_FACTOR
+            size = self._sizes[key] = (w * PX_PER_MM, h * PX_PER_MM)
+        return size
 
     def colour(self, piece: Piece, default: str = NO_OWNER) -> str:
         """'#rrggbb': the kind's own colour, else the owner's seat colour, else ``default``."""

@@ -31,6 +31,11 @@ def qrect(rect: Rect) -> QRectF:
     return QRectF(rect.x, rect.y, rect.w, rect.h)
 
 
+# Qt's enum members looked up once: each lookup through the class costs as much as a call,
+# and a table makes an item for each of its pieces
+SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+NO_CACHE = QGraphicsItem.CacheMode.NoCache
+
 PILE_COUNT = 26.0  # the least height of a pile's count, scene units (a 10 mm disk is 40)
 LABEL_PX = 20  # a place label's font size, scene units
 LABEL_LINE = 28.0  # the height of one line of a place label (the band above the place holds one)
@@ -437,7 +442,14 @@ def draws_vectors(painter: QPainter) -> bool:
 class PieceItem(QGraphicsItem):
     """A piece, drawn from the cached artwork; it moves only when the model says so."""
 
-    def __init__(self, piece: Piece, art, size: tuple[float, float]) -> None:  # noqa: ANN001 - FaceArt
+    def __init__(
+        self,
+        piece: Piece,
+        art,  # noqa: ANN001 - FaceArt
+        size: tuple[float, float],
+        cache: QGraphicsItem.CacheMode = NO_CACHE,
+    ) -> None:
+        """``cache``: how Qt keeps the item's picture (TableScene's ``cached``)."""
         super().__init__()
         self.pid = piece.id
         self.piece = piece
@@ -452,16 +464,23 @@ class PieceItem(QGraphicsItem):
         ] = []  # the regions it carries, in its own coordinates
         self.highlighted = False  # a drag would land on it
         self.highlight_spot: str | None = None  # ... in this region of it
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlag(SELECTABLE)
         self.setAcceptHoverEvents(True)
         self.setTransformOriginPoint(self.w / 2, self.h / 2)
-        self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        if cache != NO_CACHE:  # a new item keeps no picture
+            self.setCacheMode(cache)
 
     def refresh(self, piece: Piece, visible: bool) -> None:
         self.piece = piece
         self.visible_face = visible
-        self.setRotation(piece.rotation * 90)
-        self.setToolTip(self.finding or "")
+        # set only when changed: Qt marks the geometry changed (the scene's index asks the
+        # item's bounds again) even for the angle it has, and tells the item of the tooltip
+        angle = piece.rotation * 90
+        if angle != self.rotation():
+            self.setRotation(angle)
+        tip = self.finding or ""
+        if tip != self.toolTip():
+            self.setToolTip(tip)
         self.update()
 
     def set_highlight(self, on: bool, spot: str | None = None) -> None:

@@ -178,9 +178,23 @@ class TableLayout:
         self.zones: list[Zone] = []
         self._spots: dict[str, dict[str, Rect]] = {}
         self._board_cells: dict[str, float] = {}
+        # where pieces lie, and the regions' cells on the cards, for the table's positions as
+        # they are now (see _memo): a card's position is asked again for each piece on it
+        self._placed: tuple[dict | None, dict] = (None, {})
+        self._place_sizes: dict[str, tuple[float, float]] = {}
         self._arrange()
 
     # ---- places ----------------------------------------------------------
+    def _place_size(self, place: Place) -> tuple[float, float]:
+        """``place_size`` of a place, worked out once: arranging the places reads each size
+        several times (the tallest of a line, the widest zone, then the place itself), and a
+        growing place's size is the sum of its pieces'. Kept with the rectangles made of it,
+        for this layout's life (a place that grows gets a new layout)."""
+        size = self._place_sizes.get(place.id)
+        if size is None:
+            size = self._place_sizes[place.id] = place_size(place, self.size)
+        return size
+
     def _arrange(self) -> None:
         fixed: dict[str, Rect] = {}
         relative: list[Place] = []
@@ -189,7 +203,7 @@ class TableLayout:
         for place in self.state.places.values():
             if place.kind == "regions":
                 continue
-            w, h = place_size(place, self.size)
+            w, h = self._place_size(place)
             x, y = _mm(place.layout, "x"), _mm(place.layout, "y")
             if x is not None and y is not None:
                 fixed[place.id] = Rect(x, y, w, h)
@@ -215,7 +229,7 @@ class TableLayout:
         if loose:
             top = self._flow(loose, shared.x, top, width)[0] + ZONE_GAP
         if columns and seated:  # the seats' zones side by side, each as wide as its widest place
-            column = max(place_size(p, self.size)[0] for s in seated for p in by_seat[s.id])
+            column = max(self._place_size(p)[0] for s in seated for p in by_seat[s.id])
             column = max(column, (width - GAP * (len(seated) - 1)) / len(seated))
             left, bottom_all = shared.x, top
             for seat in seated:
@@ -250,7 +264,7 @@ class TableLayout:
                 if any(n not in fixed for n in after + below):
                     left.append(place)
                     continue
-                w, h = place_size(place, self.size)
+                w, h = self._place_size(place)
                 x = _mm(place.layout, "x")
                 y = _mm(place.layout, "y")
                 if after:
@@ -278,10 +292,10 @@ class TableLayout:
         ``stack_under`` goes under the one before it when both fit in the tallest's height."""
         rects = self.places if into is None else into
         x, y, row_h, widest = left, top, 0.0, 0.0
-        tallest = max((place_size(p, self.size)[1] for p in places), default=0.0)
+        tallest = max((self._place_size(p)[1] for p in places), default=0.0)
         below: Rect | None = None  # the place the next may go under
         for place in places:
-            w, h = place_size(place, self.size)
+            w, h = self._place_size(place)
             if (
                 below is not None
                 and place.layout.get("stack_under")
@@ -308,6 +322,20 @@ class TableLayout:
         rects = list(self.places.values()) + [z.rect for z in self.zones]
         return _bounds(rects) or Rect(0, 0, 100 * PX_PER_MM, 100 * PX_PER_MM)
 
+    def _memo(self) -> dict:
+        """What this layout worked out of where the pieces lie, kept as long as the table's
+        positions memo (TableState.positions_memo, which _order uses too) is the one it was
+        worked out beside: a command that moves, flips, adds or removes a piece or place or
+        sets a property starts a new one, and a table taken back to a mark (back_to) has the
+        one of that time again. The places' rectangles are this layout's own, fixed for its
+        life (a place that grows gets a new layout): positions depend on nothing else."""
+        table_memo = self.state.positions_memo()
+        kept_for, memo = self._placed
+        if kept_for is not table_memo:
+            memo = {}
+            self._placed = (table_memo, memo)
+        return memo
+
     def place_rect(self, place_id: str) -> Rect:
         """The rectangle of a place; a card's regions take the card's rectangle."""
         place = self.state.places[place_id]
@@ -321,9 +349,14 @@ class TableLayout:
     def spots(self, place_id: str) -> dict[str, Rect]:
         """The rectangle of each spot (slots, board spaces, regions), in scene units."""
         place = self.state.places[place_id]
+        if place.parent is not None:  # a card's regions move with the card
+            memo = self._memo()
+            key = ("regions", place_id)
+            cells = memo.get(key)
+            if cells is None:
+                cells = memo[key] = region_cells(place.spots, self.place_rect(place_id))
+            return cells
         rect = self.place_rect(place_id)
-        if place.parent is not None:
-            return region_cells(place.spots, rect)
         cached = self._spots.get(place_id)
         if cached is None:
             if place.kind == "board":
@@ -394,6 +427,13 @@ class TableLayout:
 
     def piece_pos(self, pid: str) -> tuple[float, float]:
         """The top-left corner of a piece in scene units."""
+        memo = self._memo()
+        pos = memo.get(pid)
+        if pos is None:
+            pos = memo[pid] = self._piece_pos(pid)
+        return pos
+
+    def _piece_pos(self, pid: str) -> tuple[float, float]:
         piece = self.state.pieces[pid]
         place = self.state.places[piece.place]
         rect = self.place_rect(place.id)

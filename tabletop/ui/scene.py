@@ -89,8 +89,7 @@ class TableScene(QGraphicsScene):
         return self.session.state
 
     def size_of(self, pid: str) -> tuple[float, float]:
-        size = self.art.size(self.state.pieces[pid])
-        return size.width(), size.height()
+        return self.art.size_wh(self.session.state.pieces[pid])
 
     def rebuild(self) -> None:
         """Draw everything anew (a new game, another seat at the screen, a look back in time)."""
@@ -128,12 +127,12 @@ class TableScene(QGraphicsScene):
             self.places[place.id] = item
             self.addItem(item)
         for piece in state.pieces.values():
-            item = PieceItem(piece, self.art, self.size_of(piece.id))
-            item.setCacheMode(self._cache_mode)
+            item = PieceItem(piece, self.art, self.size_of(piece.id), self._cache_mode)
             self.pieces[piece.id] = item
+            # placed before it joins the scene: moved there, Qt would note each change of its
+            # geometry in the scene's index (asking its bounds anew) and mark it for repainting
+            self._place_piece(piece.id)
             self.addItem(item)
-        for pid in self.pieces:
-            self._place_piece(pid)
         bounds = self.layout.bounds()
         self.setSceneRect(
             QRectF(
@@ -148,18 +147,20 @@ class TableScene(QGraphicsScene):
 
     def _place_piece(self, pid: str) -> None:
         item = self.pieces[pid]
-        piece = self.state.pieces[pid]
-        x, y = self.layout.piece_pos(pid)
+        state = self.session.state
+        layout = self.layout
+        piece = state.pieces[pid]
+        x, y = layout.piece_pos(pid)
         item.setPos(x, y)
-        item.setZValue(self.layout.piece_z(pid))
-        item.count = self.layout.pile_count(pid)
-        regions = self.state.regions_of(pid)
+        item.setZValue(layout.piece_z(pid))
+        item.count = layout.pile_count(pid)
+        regions = state.regions_of(pid)
         if regions is not None:
             item.regions = [
                 (name, QRectF(cell.x - x, cell.y - y, cell.w, cell.h))
-                for name, cell in self.layout.spots(regions.id).items()
+                for name, cell in layout.spots(regions.id).items()
             ]
-        item.refresh(piece, can_see(self.state, piece, self.session.viewer))
+        item.refresh(piece, can_see(state, piece, self.session.viewer))
 
     def place_again(self, pids: Iterable[str]) -> None:
         """Draw pieces where the table has them (a move the table did not take)."""
