@@ -203,18 +203,19 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _dumps(obj: Any) -> str:
-    """One line of the log. Text is written as itself, except in a line holding a lone UTF-16
-    surrogate (read from a JSON escape, or from a command line that was not UTF-8): no UTF-8
-    file can hold one, so that line is written with every non-ASCII character escaped, and
-    reads back the same."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    if _SURROGATE.search(text) is None:
-        return text
-    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
+def _line(obj: Any) -> bytes:
+    """One line of the log as the file holds it, its newline included. Text is written as
+    itself, except in a line holding a lone UTF-16 surrogate (read from a JSON escape, or from
+    a command line that was not UTF-8): no UTF-8 file can hold one (the encoding refuses it),
+    so that line is written with every non-ASCII character escaped, and reads back the same.
+    A record is a tree (commands' data, read from JSON or built by the rules), never a cycle:
+    the encoder's watch for cycles, a fifth of its work, is left out."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        escaped = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), check_circular=False)
+        return (escaped + "\n").encode("ascii")
 
 
 def checkpoint_record(
@@ -421,18 +422,7 @@ class LogWriter:
         return cls(handle, path, length)
 
     def _write(self, record: dict[str, Any]) -> None:
-        # As _dumps, whose look for a lone surrogate is here the encoding's own refusal of one
-        # (a setup's entries run to tens of thousands of characters, each read once less). A
-        # record is a tree (commands' data, read from JSON or built by the rules), never a
-        # cycle: the encoder's watch for cycles, a fifth of its work, is left out.
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-        try:
-            encoded = (text + "\n").encode("utf-8")
-        except UnicodeEncodeError:
-            encoded = (
-                json.dumps(record, ensure_ascii=True, separators=(",", ":"), check_circular=False)
-                + "\n"
-            ).encode()
+        encoded = _line(record)
         start = self._length
         rest = memoryview(encoded)
         try:
@@ -496,7 +486,7 @@ def write_log(
 ) -> None:
     """Write a whole log at once, atomically (for branches and exports); an existing file is
     replaced only with ``replace`` (FileExistsError otherwise)."""
-    with atomic_writer(path, replace=replace) as handle:
-        handle.write(_dumps(header.to_dict()) + "\n")
+    with atomic_writer(path, "wb", replace=replace) as handle:
+        handle.write(_line(header.to_dict()))
         for record in lines:
-            handle.write(_dumps(record) + "\n")
+            handle.write(_line(record))

@@ -441,7 +441,7 @@ def test_branch_refuses_an_existing_target_and_a_bad_seq(tmp_path):
 def test_branch_is_written_atomically(tmp_path, monkeypatch):
     path = tmp_path / "game.jsonl"
     game = new_game(path)
-    real = logfile_module._dumps
+    real = logfile_module._line
     calls = []
 
     def failing(obj):
@@ -450,7 +450,7 @@ def test_branch_is_written_atomically(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
         return real(obj)
 
-    monkeypatch.setattr(logfile_module, "_dumps", failing)
+    monkeypatch.setattr(logfile_module, "_line", failing)
     target = tmp_path / "branch.jsonl"
     with pytest.raises(OSError):
         game.branch(game.table.seq, target)
