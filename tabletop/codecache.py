@@ -40,7 +40,10 @@ from typing import Any
 
 FORMAT = b"TTCODE1\n"
 DIGEST = 16  # bytes of blake2b over the table
-MAX_ENTRIES = 4096  # past it (a program grown very large, or a table misused) start again
+# Past this many texts (methods of classes since changed or gone: each version of the program
+# adds its own), a table written again keeps only those this run used. The program's commands
+# together make about 400; the whole table is read at every start.
+MAX_ENTRIES = 1024
 SWITCH = "TABLETOP_CODE_CACHE"
 SUFFIX = ".marshal"
 TEMP_MARK = ".tmp-"
@@ -77,6 +80,7 @@ class CodeTable:
         self.path = path
         self.codes: dict[str, CodeType] = {}
         self.compiled = 0  # texts compiled in this run (not found in the table)
+        self.used: set[str] = set()  # texts this run looked up
 
     def load(self) -> None:
         """Read the table; a missing, short, damaged or foreign file leaves it empty."""
@@ -101,12 +105,11 @@ class CodeTable:
 
     def code(self, source: str) -> CodeType:
         """The code ``exec(source)`` runs: from the table, else compiled (and kept)."""
+        self.used.add(source)
         found = self.codes.get(source)
         if found is None:
             # as exec compiles a text: file "<string>", no future flags of the caller
             found = compile(source, "<string>", "exec", dont_inherit=True)
-            if len(self.codes) >= MAX_ENTRIES:
-                self.codes.clear()
             self.codes[source] = found
             self.compiled += 1
         return found
@@ -116,6 +119,8 @@ class CodeTable:
         written (a folder that cannot be written is passed over)."""
         if not self.compiled:
             return False
+        if len(self.codes) > MAX_ENTRIES:
+            self.codes = {text: self.codes[text] for text in self.used}
         body = marshal.dumps(self.codes)
         data = FORMAT + hashlib.blake2b(body, digest_size=DIGEST).digest() + body
         try:

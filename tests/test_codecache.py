@@ -182,3 +182,30 @@ def test_the_table_can_be_turned_off(tmp_path: Path) -> None:
     env[codecache.SWITCH] = "off"
     _run(env, "modules")
     assert not (tmp_path / "cache" / "tabletop" / "code").exists()
+
+
+def test_a_table_grown_past_its_bound_keeps_only_what_the_run_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Texts of methods since changed pile up (each version adds its own); once the table
+    holds more than MAX_ENTRIES, writing it again keeps the texts this run looked up."""
+    monkeypatch.setattr(codecache, "MAX_ENTRIES", 3)
+    old = CodeTable(tmp_path / "t.marshal")
+    for n in range(4):
+        old.code(f"x = {n}")
+    assert old.save()  # past the bound, but the run used every text: all are kept
+    run = CodeTable(old.path)
+    run.load()
+    assert len(run.codes) == 4
+    run.code("x = 0")  # found
+    run.code("y = 1")  # new: the table will be written
+    assert run.save()
+    again = CodeTable(old.path)
+    again.load()
+    assert sorted(again.codes) == ["x = 0", "y = 1"]
+    # below the bound nothing is dropped
+    again.code("z = 2")
+    assert again.save()
+    last = CodeTable(old.path)
+    last.load()
+    assert sorted(last.codes) == ["x = 0", "y = 1", "z = 2"]
