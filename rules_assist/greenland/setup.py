@@ -57,7 +57,9 @@ def setup(ctx: SetupContext) -> None:
         )
     cards = Cards.of(ctx.module)
     _counters(ctx, variant, position)
-    laid_out = (variant, tuple(seats), animal)
+    # the seats whole (id, name, colour): the places the entries fill are copied as they were
+    # left, their labels naming the players ("Ann unassigned hunters")
+    laid_out = (variant, tuple(ctx.seats), animal)
     _once(ctx, ("cards", *laid_out), lambda: _cards(ctx, cards, chosen, seats, animal))
     _once(ctx, ("pieces", *laid_out), lambda: _pieces(ctx, cards, seats))
     if position is None:

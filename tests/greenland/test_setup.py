@@ -193,6 +193,23 @@ def test_c5_c7_a_game_set_up_again_is_a_table_of_its_own(greenland) -> None:
     assert again.state.digest() == fresh
 
 
+def test_c5_c7_players_named_anew_find_their_own_names_on_a_table_set_up_again(greenland) -> None:
+    """The entries a process keeps for the same setup copy the places they fill as they were
+    left, and a seat's places are labelled with its player's name ("Ann unassigned hunters"):
+    games for the same cultures played by other people get places in their own names."""
+    from tabletop.modules import load_module
+
+    module = load_module(greenland.folder)  # loaded anew: no game of it set up yet
+    named = [new_game(module, seats="red=Ann,yellow=Bo,green=Cy", seed=4) for _ in range(3)]
+    other = new_game(module, seats="red=Dee,yellow=Ed,green=Fi", seed=4)
+    label = {game: game.state.places["hunters_red"].label for game in (*named, other)}
+    assert [label[game] for game in named] == ["Ann unassigned hunters"] * 3
+    assert label[other] == "Dee unassigned hunters"
+    alone = new_game(load_module(greenland.folder), seats="red=Dee,yellow=Ed,green=Fi", seed=4)
+    assert other.state.digest() == alone.state.digest()
+    assert not any("Ann" in (place.label or "") for place in other.state.places.values())
+
+
 def test_header_records_the_deck_revision(greenland, tmp_path) -> None:
     game = new_game(greenland, seed=1, path=tmp_path / "g.jsonl")
     game.close()
